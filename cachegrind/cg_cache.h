@@ -1,0 +1,77 @@
+/* cg_cache.h -- one level of a simulated cache (used for I1, D1, LL).
+
+   Owns: the tag arrays and the LRU replacement of one level.
+   Must not: know about cost centres, counters or output; the caller
+   decides what a miss means.
+
+   Model: sets = size / (line * assoc); block = addr >> log2(line);
+   set = block & (sets - 1); the tag kept is the whole block number.
+   Each set is an array of `assoc` tags, most recently used first, all
+   zero at start.  Write-allocate, no dirty state: reads and writes are
+   simulated the same way.  The lookup is inline because it runs for
+   every simulated access. */
+
+#ifndef CG_CACHE_H
+#define CG_CACHE_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "cg_tool.h"
+
+typedef struct {
+   UWord*       tags;       /* n_sets * assoc block numbers */
+   UWord        set_mask;   /* n_sets - 1 (n_sets is a power of two) */
+   Int          line_bits;  /* log2(line size) */
+   Int          assoc;
+   const HChar* name;
+} CacheLevel;
+
+void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
+                         const HChar* name);
+
+/* Touch one block; True if it was not present.  A hit on the MRU way
+   changes nothing, so it returns before any loop or store: most
+   accesses end there. */
+static inline Bool cg_cache_block_missed(CacheLevel* level, UWord block)
+{
+   UWord* set = level->tags + (block & level->set_mask) * level->assoc;
+   Int way, k;
+
+   if (LIKELY(set[0] == block))
+      return False;
+   for (way = 1; way < level->assoc; way++) {
+      if (set[way] == block) {
+         for (k = way; k > 0; k--)
+            set[k] = set[k - 1];
+         set[0] = block;
+         return False;
+      }
+   }
+   for (k = level->assoc - 1; k > 0; k--)
+      set[k] = set[k - 1];
+   set[0] = block;
+   return True;
+}
+
+/* Reference `size` bytes at `addr`.  The size is an 8-bit quantity,
+   as in the model we reproduce.  An access that straddles two lines
+   touches both (both keep their LRU update) and counts as one miss if
+   either missed. */
+static inline Bool cg_cache_ref_missed(CacheLevel* level, Addr addr,
+                                       UChar size)
+{
+   UWord first = addr >> level->line_bits;
+   UWord last  = (addr + size - 1) >> level->line_bits;
+
+   if (LIKELY(first == last))
+      return cg_cache_block_missed(level, first);
+   if (last == first + 1) {
+      Bool first_missed = cg_cache_block_missed(level, first);
+      Bool last_missed  = cg_cache_block_missed(level, last);
+      return first_missed || last_missed;
+   }
+   VG_(tool_panic)("item straddles more than two cache sets");
+   return True; /* not reached */
+}
+
+#endif /* CG_CACHE_H */

@@ -1,0 +1,224 @@
+/* cg_costs.c -- cost centres and the tables that point at them.
+
+   Owns: the interned file/function strings, the cost-centre table
+   keyed by (file, function, line), the debug-info lookups that map an
+   instruction address to its cost centre, and the per-translation
+   InstrInfo tables.
+   Must not: run at client run time (everything here happens while
+   translating or at exit).
+
+   A translation's InstrInfo table dies with the translation; the cost
+   centres it pointed at live on, so a block that is discarded and
+   retranslated (or a library that is unloaded and reloaded) adds to
+   the same counts. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_deduppoolalloc.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cg_tool.h"
+
+#define UNKNOWN_NAME "???"
+
+static DedupPoolAlloc* string_pool;     /* interned paths and fn names */
+static CostCentre**    cc_buckets;
+static UInt            cc_n_buckets;
+static UInt            cc_count;
+static VgHashTable*    block_table;     /* BlockInfo by translation key */
+static CgLookupStats   lookup_stats;
+
+void cg_costs_init(void)
+{
+   string_pool = VG_(newDedupPA)(64 * 1024, 1, VG_(malloc),
+                                 "cg.costs.strings", VG_(free));
+   cc_n_buckets = 4096;
+   cc_buckets = VG_(calloc)("cg.costs.buckets", cc_n_buckets,
+                            sizeof(CostCentre*));
+   block_table = VG_(HT_construct)("cg.costs.blocks");
+}
+
+static const HChar* intern(const HChar* s)
+{
+   return VG_(allocEltDedupPA)(string_pool, VG_(strlen)(s) + 1, s);
+}
+
+/* "dir/file", or just "file" when the directory is unknown.  No
+   normalisation: the path is reported as the debug info spells it. */
+static const HChar* intern_path(const HChar* dir, const HChar* file)
+{
+   SizeT dir_len, file_len;
+   HChar* joined;
+   const HChar* result;
+
+   if (dir == NULL || dir[0] == '\0')
+      return intern(file);
+   dir_len  = VG_(strlen)(dir);
+   file_len = VG_(strlen)(file);
+   joined = VG_(malloc)("cg.costs.path", dir_len + file_len + 2);
+   VG_(memcpy)(joined, dir, dir_len);
+   joined[dir_len] = '/';
+   VG_(memcpy)(joined + dir_len + 1, file, file_len + 1);
+   result = intern(joined);
+   VG_(free)(joined);
+   return result;
+}
+
+static UInt cc_hash(const HChar* file, const HChar* fn, Int line)
+{
+   UWord h = (UWord)file * 31 + (UWord)fn * 17 + (UWord)(UInt)line;
+   h ^= h >> 17;
+   h *= 0x9E3779B1u;
+   return (UInt)(h ^ (h >> 13)) & (cc_n_buckets - 1);
+}
+
+static void cc_grow(void)
+{
+   UInt old_n = cc_n_buckets, i;
+   CostCentre** old = cc_buckets;
+
+   cc_n_buckets *= 2;
+   cc_buckets = VG_(calloc)("cg.costs.buckets", cc_n_buckets,
+                            sizeof(CostCentre*));
+   for (i = 0; i < old_n; i++) {
+      CostCentre* cc = old[i];
+      while (cc != NULL) {
+         CostCentre* next = cc->hash_next;
+         UInt b = cc_hash(cc->file, cc->fn, cc->line);
+         cc->hash_next = cc_buckets[b];
+         cc_buckets[b] = cc;
+         cc = next;
+      }
+   }
+   VG_(free)(old);
+}
+
+/* Strings are interned, so pointer equality is name equality. */
+static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
+                                  Int line)
+{
+   UInt b = cc_hash(file, fn, line);
+   CostCentre* cc;
+
+   for (cc = cc_buckets[b]; cc != NULL; cc = cc->hash_next)
+      if (cc->file == file && cc->fn == fn && cc->line == line)
+         return cc;
+
+   cc = VG_(calloc)("cg.costs.cc", 1, sizeof(CostCentre));
+   cc->file = file;
+   cc->fn   = fn;
+   cc->line = line;
+   cc->hash_next = cc_buckets[b];
+   cc_buckets[b] = cc;
+   cc_count++;
+   if (cc_count > 2 * cc_n_buckets)
+      cc_grow();
+   return cc;
+}
+
+static void count_lookup(Bool has_file_line, Bool has_fn)
+{
+   if (has_file_line && has_fn)
+      lookup_stats.lookups_full++;
+   else if (has_file_line)
+      lookup_stats.lookups_file_line++;
+   else if (has_fn)
+      lookup_stats.lookups_fn++;
+   else
+      lookup_stats.lookups_none++;
+}
+
+/* File and line come from the line table, the function from the
+   symbol table; either may be missing independently. */
+CostCentre* cg_costs_for_instr(Addr instr_addr)
+{
+   DiEpoch epoch = VG_(current_DiEpoch)();
+   const HChar *file, *dir, *fn_name;
+   const HChar *path, *fn;
+   UInt line = 0;
+   Bool has_file_line, has_fn;
+
+   has_file_line = VG_(get_filename_linenum)(epoch, instr_addr,
+                                             &file, &dir, &line);
+   path = has_file_line ? intern_path(dir, file) : intern(UNKNOWN_NAME);
+   if (!has_file_line)
+      line = 0;
+
+   has_fn = VG_(get_fnname)(epoch, instr_addr, &fn_name);
+   fn = intern(has_fn ? fn_name : UNKNOWN_NAME);
+
+   count_lookup(has_file_line, has_fn);
+   return cc_find_or_add(path, fn, (Int)line);
+}
+
+/* The same address can have two live translations at once: function
+   wrapping translates a wrapped function's code once redirected and
+   once not.  Both stay in the table under the same key. */
+BlockInfo* cg_costs_new_block(Addr key, UInt n_instrs)
+{
+   BlockInfo* block;
+
+   block = VG_(malloc)("cg.costs.block",
+                       sizeof(BlockInfo) + n_instrs * sizeof(InstrInfo));
+   block->key = key;
+   block->n_instrs = n_instrs;
+   VG_(HT_add_node)(block_table, block);
+   return block;
+}
+
+/* With two translations under one key we cannot tell which one the
+   core dropped, and the other one's code still points into its table:
+   unlink one entry but free nothing in that (rare) case. */
+void cg_costs_discard_block(Addr key)
+{
+   BlockInfo* block = VG_(HT_remove)(block_table, key);
+
+   if (block == NULL)
+      return;
+   if (VG_(HT_lookup)(block_table, key) == NULL)
+      VG_(free)(block);
+}
+
+/* Output order: path, then function (both byte-wise), then line. */
+static Int cc_order(const void* a, const void* b)
+{
+   const CostCentre* x = *(const CostCentre* const*)a;
+   const CostCentre* y = *(const CostCentre* const*)b;
+   Int by_name;
+
+   if (x->file != y->file) {
+      by_name = VG_(strcmp)(x->file, y->file);
+      if (by_name != 0)
+         return by_name;
+   }
+   if (x->fn != y->fn) {
+      by_name = VG_(strcmp)(x->fn, y->fn);
+      if (by_name != 0)
+         return by_name;
+   }
+   return x->line < y->line ? -1 : x->line > y->line ? 1 : 0;
+}
+
+CostCentre** cg_costs_sorted(UInt* n_out)
+{
+   CostCentre** all = VG_(malloc)("cg.costs.sorted",
+                                  (cc_count + 1) * sizeof(CostCentre*));
+   UInt i, n = 0;
+
+   for (i = 0; i < cc_n_buckets; i++) {
+      CostCentre* cc;
+      for (cc = cc_buckets[i]; cc != NULL; cc = cc->hash_next)
+         all[n++] = cc;
+   }
+   tl_assert(n == cc_count);
+   VG_(ssort)(all, n, sizeof(CostCentre*), cc_order);
+   *n_out = n;
+   return all;
+}
+
+UInt cg_costs_n_strings(void)     { return VG_(sizeDedupPA)(string_pool); }
+UInt cg_costs_n_centres(void)     { return cc_count; }
+UInt cg_costs_n_live_blocks(void) { return VG_(HT_count_nodes)(block_table); }
+const CgLookupStats* cg_costs_lookup_stats(void) { return &lookup_stats; }

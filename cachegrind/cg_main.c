@@ -1,0 +1,100 @@
+/* cg_main.c -- registration with the Valgrind core, start-up, exit.
+
+   Wires the modules together: options are parsed by cg_options.c, the
+   caches chosen by cg_config.c, blocks instrumented by
+   cg_instrument.c, and at exit cg_output.c writes the file whose
+   totals cg_summary.c prints. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_options.h"
+#include "pub_tool_tooliface.h"
+#include "cg_tool.h"
+
+static CacheGeometry sim_I1, sim_D1, sim_LL;
+
+/* The widest guest register a single load or store can move.  Every
+   access must fit in one cache line of the smallest line size. */
+static Int largest_guest_register(void)
+{
+#if defined(VGA_amd64)
+   VexArch arch;
+   VexArchInfo info;
+   VG_(machine_get_VexArchInfo)(&arch, &info);
+   return (info.hwcaps & VEX_HWCAPS_AMD64_AVX) ? 32 : 16;
+#else
+   return 16;
+#endif
+}
+
+static Int min3(Int a, Int b, Int c)
+{
+   Int m = a < b ? a : b;
+   return m < c ? m : c;
+}
+
+static void cg_post_clo_init(void)
+{
+   Int min_line, widest;
+
+   cg_config_choose(&sim_I1, &sim_D1, &sim_LL);
+
+   min_line = min3(sim_I1.line_size, sim_D1.line_size, sim_LL.line_size);
+   widest = largest_guest_register();
+   if (min_line < widest) {
+      VG_(umsg)("Cachegrind: cannot continue: the minimum line size (%d)\n",
+                min_line);
+      VG_(umsg)("  must be equal to or larger than the maximum register "
+                "size (%d)\n", widest);
+      VG_(umsg)("  but it is not.  Exiting now.\n");
+      VG_(exit)(1);
+   }
+
+   cg_costs_init();
+   cg_sim_init(&sim_I1, &sim_D1, &sim_LL);
+   cg_branch_init();
+   cg_instrument_init(min_line, sim_I1.line_size, sim_LL.line_size);
+}
+
+static void cg_fini(Int exit_code)
+{
+   CgOutputResult result;
+
+   cg_output_write(&sim_I1, &sim_D1, &sim_LL, &result);
+   cg_summary_print(&result);
+   cg_summary_print_stats(&result);
+}
+
+static void cg_discard_superblock(Addr orig_addr, VexGuestExtents vge)
+{
+   cg_costs_discard_block(orig_addr);
+}
+
+static void cg_pre_clo_init(void)
+{
+   VG_(details_name)("Cachegrind");
+   VG_(details_version)("ng-" CG_PACKAGE_VERSION);
+   VG_(details_description)("a cache and branch-prediction profiler");
+   VG_(details_copyright_author)(
+      "Copyright (C) 2026, and GNU GPL'd, by the cachegrind-ng authors.");
+   VG_(details_bug_reports_to)(VG_BUGS_TO);
+   VG_(details_avg_translation_sizeB)(500);
+
+   /* The IR we are given depends on these; the counts we reproduce
+      were made with them, so they are our defaults too. */
+   VG_(clo_vex_control).iropt_register_updates_default
+      = VG_(clo_px_file_backed)
+      = VexRegUpdSpAtMemAccess;
+
+   VG_(basic_tool_funcs)(cg_post_clo_init, cg_instrument, cg_fini);
+   VG_(needs_superblock_discards)(cg_discard_superblock);
+   VG_(needs_command_line_options)(cg_options_process,
+                                   cg_options_print_usage,
+                                   cg_options_print_debug_usage);
+   cg_options_set_defaults();
+}
+
+VG_DETERMINE_INTERFACE_VERSION(cg_pre_clo_init)

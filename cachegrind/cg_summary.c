@@ -1,0 +1,168 @@
+/* cg_summary.c -- the end-of-run summary on stderr, and --stats.
+
+   Owns: the layout of the summary (labels, column widths, rounding).
+   The totals come from the output writer, so a file that could not be
+   written gives an all-zero summary, as in the tool we match.
+   Must not: compute anything the output file does not also show. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
+#include "cg_tool.h"
+
+/* Printed width of n with thousands separators. */
+static Int grouped_width(ULong n)
+{
+   Int digits = 1;
+   while (n >= 10) {
+      n /= 10;
+      digits++;
+   }
+   return digits + (digits - 1) / 3;
+}
+
+static ULong at_least_one(ULong n)
+{
+   return n == 0 ? 1 : n;
+}
+
+static Double percent(ULong part, ULong whole)
+{
+   return (Double)part * 100.0 / (Double)whole;
+}
+
+/* Column widths: total, read (or conditional), write (or indirect). */
+typedef struct {
+   Int total, first, second;
+} Widths;
+
+static void count_line(const HChar* label, ULong total, const Widths* w)
+{
+   VG_(umsg)("%s %'*llu\n", label, w->total, total);
+}
+
+static void split_count_line(const HChar* label, ULong total, ULong rd,
+                             ULong wr, const Widths* w)
+{
+   VG_(umsg)("%s %'*llu  (%'*llu rd   + %'*llu wr)\n", label,
+             w->total, total, w->first, rd, w->second, wr);
+}
+
+static void split_rate_line(const HChar* label, Double total, Double rd,
+                            Double wr, const Widths* w)
+{
+   VG_(umsg)("%s%*.1f%% (%*.1f%%     + %*.1f%%  )\n", label,
+             w->total, total, w->first, rd, w->second, wr);
+}
+
+static void print_cache_summary(const ULong* t, const Widths* w)
+{
+   ULong ir = t[EV_IR], dr = t[EV_DR], dw = t[EV_DW];
+   ULong d_refs = dr + dw;
+   ULong d1_miss = t[EV_D1_READ_MISS] + t[EV_D1_WRITE_MISS];
+   ULong dll_miss = t[EV_LL_READ_MISS] + t[EV_LL_WRITE_MISS];
+   ULong ll_miss_rd = t[EV_LLI_MISS] + t[EV_LL_READ_MISS];
+
+   count_line("I1  misses:   ", t[EV_I1_MISS], w);
+   count_line("LLi misses:   ", t[EV_LLI_MISS], w);
+   VG_(umsg)("I1  miss rate: %*.2f%%\n", w->total,
+             percent(t[EV_I1_MISS], at_least_one(ir)));
+   VG_(umsg)("LLi miss rate: %*.2f%%\n", w->total,
+             percent(t[EV_LLI_MISS], at_least_one(ir)));
+   VG_(umsg)("\n");
+
+   split_count_line("D   refs:     ", d_refs, dr, dw, w);
+   split_count_line("D1  misses:   ", d1_miss, t[EV_D1_READ_MISS],
+                    t[EV_D1_WRITE_MISS], w);
+   split_count_line("LLd misses:   ", dll_miss, t[EV_LL_READ_MISS],
+                    t[EV_LL_WRITE_MISS], w);
+   split_rate_line("D1  miss rate: ",
+                   percent(d1_miss, at_least_one(d_refs)),
+                   percent(t[EV_D1_READ_MISS], at_least_one(dr)),
+                   percent(t[EV_D1_WRITE_MISS], at_least_one(dw)), w);
+   split_rate_line("LLd miss rate: ",
+                   percent(dll_miss, at_least_one(d_refs)),
+                   percent(t[EV_LL_READ_MISS], at_least_one(dr)),
+                   percent(t[EV_LL_WRITE_MISS], at_least_one(dw)), w);
+   VG_(umsg)("\n");
+
+   split_count_line("LL refs:      ", t[EV_I1_MISS] + d1_miss,
+                    t[EV_I1_MISS] + t[EV_D1_READ_MISS],
+                    t[EV_D1_WRITE_MISS], w);
+   split_count_line("LL misses:    ", t[EV_LLI_MISS] + dll_miss,
+                    ll_miss_rd, t[EV_LL_WRITE_MISS], w);
+   split_rate_line("LL miss rate:  ",
+                   percent(t[EV_LLI_MISS] + dll_miss,
+                           at_least_one(ir) + at_least_one(d_refs)),
+                   percent(ll_miss_rd, at_least_one(ir) + at_least_one(dr)),
+                   percent(t[EV_LL_WRITE_MISS], at_least_one(dw)), w);
+}
+
+/* A run without conditional (or indirect) branches reports one: the
+   divisor is bumped to 1 and the bumped value is what gets printed. */
+static void print_branch_summary(const ULong* t, const Widths* w)
+{
+   ULong cond = at_least_one(t[EV_BC]), ind = at_least_one(t[EV_BI]);
+   ULong cond_miss = t[EV_BC_MISPRED], ind_miss = t[EV_BI_MISPRED];
+
+   VG_(umsg)("\n");
+   VG_(umsg)("Branches:      %'*llu  (%'*llu cond + %'*llu ind)\n",
+             w->total, cond + ind, w->first, cond, w->second, ind);
+   VG_(umsg)("Mispredicts:   %'*llu  (%'*llu cond + %'*llu ind)\n",
+             w->total, cond_miss + ind_miss, w->first, cond_miss,
+             w->second, ind_miss);
+   VG_(umsg)("Mispred rate:  %*.1f%% (%*.1f%%     + %*.1f%%   )\n",
+             w->total, percent(cond_miss + ind_miss, cond + ind),
+             w->first, percent(cond_miss, cond),
+             w->second, percent(ind_miss, ind));
+}
+
+void cg_summary_print(const CgOutputResult* res)
+{
+   const ULong* t = res->total;
+   Widths w;
+
+   if (VG_(clo_verbosity) == 0)
+      return;
+   w.total  = grouped_width(t[EV_IR]);
+   w.first  = grouped_width(t[EV_DR] > t[EV_BC] ? t[EV_DR] : t[EV_BC]);
+   w.second = grouped_width(t[EV_DW] > t[EV_BI] ? t[EV_DW] : t[EV_BI]);
+
+   count_line("I   refs:     ", t[EV_IR], &w);
+   if (cg_clo.cache_sim)
+      print_cache_summary(t, &w);
+   if (cg_clo.branch_sim)
+      print_branch_summary(t, &w);
+}
+
+static void lookup_line(const HChar* label, ULong n, ULong all)
+{
+   VG_(dmsg)("cachegrind: with %s info:%6.1f%% (%llu)\n", label,
+             percent(n, all), n);
+}
+
+void cg_summary_print_stats(const CgOutputResult* res)
+{
+   const CgLookupStats* ls = cg_costs_lookup_stats();
+   const CgInstrumentStats* is = cg_instrument_stats();
+   ULong lookups = ls->lookups_full + ls->lookups_file_line
+                   + ls->lookups_fn + ls->lookups_none;
+
+   if (!VG_(clo_stats) || VG_(clo_verbosity) == 0)
+      return;
+   VG_(dmsg)("\n");
+   VG_(dmsg)("cachegrind: distinct files     : %u\n", res->n_files);
+   VG_(dmsg)("cachegrind: distinct functions : %u\n", res->n_fns);
+   VG_(dmsg)("cachegrind: distinct lines     : %u\n", res->n_lines);
+   VG_(dmsg)("cachegrind: distinct instrs NoX: %llu\n", is->instrs_nox);
+   VG_(dmsg)("cachegrind: distinct instrs Gen: %llu\n", is->instrs_gen);
+   VG_(dmsg)("cachegrind: debug lookups      : %llu\n", lookups);
+   lookup_line("full     ", ls->lookups_full, lookups);
+   lookup_line("file/line", ls->lookups_file_line, lookups);
+   lookup_line("fn name  ", ls->lookups_fn, lookups);
+   lookup_line("zero     ", ls->lookups_none, lookups);
+   VG_(dmsg)("cachegrind: string table size: %u\n", cg_costs_n_strings());
+   VG_(dmsg)("cachegrind: CC table size: %u\n", cg_costs_n_centres());
+   VG_(dmsg)("cachegrind: InstrInfo table size: %u\n",
+             cg_costs_n_live_blocks());
+}

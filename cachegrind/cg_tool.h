@@ -1,0 +1,206 @@
+/* cg_tool.h -- the types and entry points the cachegrind modules share.
+
+   Module map (one job each):
+     cg_main.c        registration with the core, start-up and exit
+     cg_options.c     command-line options, --help text
+     cg_config.c      cache geometry: host detection, adjustment, checks
+     cg_cache.h/.c    one generic LRU cache level (I1, D1 and LL instances)
+     cg_branch.c      conditional and indirect branch predictors
+     cg_costs.c       cost centres, debug-info lookups, per-block tables
+     cg_sim.c         run-time helpers: events -> models -> counters
+     cg_instrument.c  the IR pass: event queue and helper-call emission
+     cg_output.c      the cachegrind.out file
+     cg_summary.c     the stderr summary and --stats lines
+
+   Each module keeps its own state in file-static variables; the parsed
+   options (cg_clo) are the only global shared between modules. */
+
+#ifndef CG_TOOL_H
+#define CG_TOOL_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+/*------------------------------------------------------------*/
+/*--- Identity                                             ---*/
+/*------------------------------------------------------------*/
+
+#ifndef CG_PACKAGE_VERSION
+#define CG_PACKAGE_VERSION "0.1.0"
+#endif
+
+/*------------------------------------------------------------*/
+/*--- Events counted per cost centre                       ---*/
+/*------------------------------------------------------------*/
+
+/* The order is the order of the counters in the output file. */
+typedef enum {
+   EV_IR = 0,          /* instructions executed            (Ir)   */
+   EV_I1_MISS,         /* I1 misses                        (I1mr) */
+   EV_LLI_MISS,        /* LL misses caused by fetches      (ILmr) */
+   EV_DR,              /* data reads, incl. modifies       (Dr)   */
+   EV_D1_READ_MISS,    /*                                  (D1mr) */
+   EV_LL_READ_MISS,    /*                                  (DLmr) */
+   EV_DW,              /* data writes                      (Dw)   */
+   EV_D1_WRITE_MISS,   /*                                  (D1mw) */
+   EV_LL_WRITE_MISS,   /*                                  (DLmw) */
+   EV_BC,              /* conditional branches executed    (Bc)   */
+   EV_BC_MISPRED,      /*                                  (Bcm)  */
+   EV_BI,              /* indirect branches executed       (Bi)   */
+   EV_BI_MISPRED,      /*                                  (Bim)  */
+   CG_N_EVENTS
+} CgEvent;
+
+extern const HChar* const cg_event_names[CG_N_EVENTS];
+
+/*------------------------------------------------------------*/
+/*--- Options (cg_options.c)                               ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   Int size;        /* bytes */
+   Int assoc;       /* ways */
+   Int line_size;   /* bytes */
+} CacheGeometry;
+
+typedef struct {
+   Bool          cache_sim;
+   Bool          branch_sim;
+   const HChar*  out_file_format;
+   CacheGeometry I1, D1, LL;
+   Bool          I1_given, D1_given, LL_given;
+} CgOptions;
+
+extern CgOptions cg_clo;
+
+void cg_options_set_defaults(void);
+Bool cg_options_process(const HChar* arg);
+void cg_options_print_usage(void);
+void cg_options_print_debug_usage(void);
+
+/*------------------------------------------------------------*/
+/*--- Cache configuration (cg_config.c)                    ---*/
+/*------------------------------------------------------------*/
+
+/* NULL if the geometry is usable, else the reason it is not. */
+const HChar* cg_geometry_problem(const CacheGeometry* g);
+
+/* Decides the simulated I1, D1 and LL from the host description and
+   the command line; prints the warnings; exits on unusable config. */
+void cg_config_choose(CacheGeometry* I1, CacheGeometry* D1,
+                      CacheGeometry* LL);
+
+/*------------------------------------------------------------*/
+/*--- Cost centres (cg_costs.c)                            ---*/
+/*------------------------------------------------------------*/
+
+/* All instructions with the same (file, function, line) share one
+   cost centre.  Strings are interned, so equal names are equal
+   pointers.  Cost centres live until exit: discarded translations
+   and unloaded code keep their counts. */
+typedef struct _CostCentre {
+   ULong               count[CG_N_EVENTS];
+   const HChar*        file;
+   const HChar*        fn;
+   Int                 line;
+   struct _CostCentre* hash_next;
+} CostCentre;
+
+/* What the run-time helpers are told about one guest instruction. */
+typedef struct {
+   Addr        addr;
+   UWord       len;
+   CostCentre* cc;
+} InstrInfo;
+
+/* One per live translation, keyed by its non-redirected address. */
+typedef struct _BlockInfo {
+   struct _BlockInfo* next;     /* VgHashNode layout: next, key */
+   UWord              key;
+   UInt               n_instrs;
+   InstrInfo          instrs[0];
+} BlockInfo;
+
+typedef struct {
+   ULong lookups_full;       /* file/line and function found */
+   ULong lookups_file_line;  /* only file/line */
+   ULong lookups_fn;         /* only function */
+   ULong lookups_none;
+} CgLookupStats;
+
+void        cg_costs_init(void);
+BlockInfo*  cg_costs_new_block(Addr key, UInt n_instrs);
+void        cg_costs_discard_block(Addr key);
+CostCentre* cg_costs_for_instr(Addr instr_addr);
+/* All cost centres, in output order (file, function, line).  The
+   array is the caller's to free. */
+CostCentre** cg_costs_sorted(UInt* n_out);
+UInt        cg_costs_n_strings(void);
+UInt        cg_costs_n_centres(void);
+UInt        cg_costs_n_live_blocks(void);
+const CgLookupStats* cg_costs_lookup_stats(void);
+
+/*------------------------------------------------------------*/
+/*--- Branch predictors (cg_branch.c)                      ---*/
+/*------------------------------------------------------------*/
+
+void cg_branch_init(void);
+/* Return 1 if the prediction was wrong, else 0, and learn. */
+UWord cg_branch_cond_mispredicted(Addr instr_addr, Bool taken);
+UWord cg_branch_ind_mispredicted(Addr instr_addr, Addr target);
+
+/*------------------------------------------------------------*/
+/*--- Run-time helpers (cg_sim.c)                          ---*/
+/*------------------------------------------------------------*/
+
+void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
+                 const CacheGeometry* LL);
+
+VG_REGPARM(1) void cg_sim_ir_only(InstrInfo* ii);
+VG_REGPARM(1) void cg_sim_ir(InstrInfo* ii);
+VG_REGPARM(2) void cg_sim_ir2(InstrInfo* ii1, InstrInfo* ii2);
+VG_REGPARM(3) void cg_sim_ir3(InstrInfo* ii1, InstrInfo* ii2,
+                              InstrInfo* ii3);
+VG_REGPARM(3) void cg_sim_ir_read(InstrInfo* ii, Addr addr, UWord size);
+VG_REGPARM(3) void cg_sim_ir_write(InstrInfo* ii, Addr addr, UWord size);
+VG_REGPARM(3) void cg_sim_read(InstrInfo* ii, Addr addr, UWord size);
+VG_REGPARM(3) void cg_sim_write(InstrInfo* ii, Addr addr, UWord size);
+VG_REGPARM(2) void cg_sim_cond_branch(InstrInfo* ii, UWord taken);
+VG_REGPARM(2) void cg_sim_ind_branch(InstrInfo* ii, UWord target);
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation (cg_instrument.c)                    ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   ULong instrs_nox;   /* fetches that cannot straddle an I1 line */
+   ULong instrs_gen;   /* the others */
+} CgInstrumentStats;
+
+/* Set once at start-up: accesses longer than this are simulated
+   as this many bytes (only dirty helpers and CAS can be longer). */
+void cg_instrument_init(Int min_line_size, Int i1_line_size,
+                        Int ll_line_size);
+IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
+                    const VexGuestLayout* layout,
+                    const VexGuestExtents* vge,
+                    const VexArchInfo* archinfo,
+                    IRType gWordTy, IRType hWordTy);
+const CgInstrumentStats* cg_instrument_stats(void);
+
+/*------------------------------------------------------------*/
+/*--- Output (cg_output.c, cg_summary.c)                   ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   Bool  written;          /* False: the file could not be opened */
+   ULong total[CG_N_EVENTS];
+   UInt  n_files, n_fns, n_lines;
+} CgOutputResult;
+
+void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
+                     const CacheGeometry* LL, CgOutputResult* res);
+void cg_summary_print(const CgOutputResult* res);
+void cg_summary_print_stats(const CgOutputResult* res);
+
+#endif /* CG_TOOL_H */
