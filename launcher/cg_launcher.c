@@ -16,9 +16,11 @@
    under the system Cachegrind.  Any other tool is handed to the
    system launcher untouched.
 
-   Build-time settings: CG_TOOL_DIR (where cachegrind-<platform>
-   lives), CG_SYSTEM_LAUNCHER (the system's launcher binary),
-   CG_DEFAULT_PLATFORM. */
+   Build-time settings: CG_TOOL_DIR_FROM_BIN (where cachegrind-<platform>
+   lives, relative to this program's directory, tried first so that an
+   installed tree can be moved or staged with DESTDIR), CG_TOOL_DIR (the
+   same as an absolute path), CG_SYSTEM_LAUNCHER (the system's launcher
+   binary), CG_DEFAULT_PLATFORM. */
 
 #include <elf.h>
 #include <errno.h>
@@ -31,6 +33,9 @@
 
 #ifndef CG_TOOL_DIR
 #error "CG_TOOL_DIR must be defined"
+#endif
+#ifndef CG_TOOL_DIR_FROM_BIN
+#error "CG_TOOL_DIR_FROM_BIN must be defined"
 #endif
 #ifndef CG_SYSTEM_LAUNCHER
 #error "CG_SYSTEM_LAUNCHER must be defined"
@@ -126,6 +131,22 @@ static const char* platform_of(const char* program, int depth)
    return CG_DEFAULT_PLATFORM;
 }
 
+/* Our tool binary for the platform, beside this program first, then
+   at its configured place.  False if neither exists. */
+static int find_tool(const char* self, const char* platform, char* out,
+                     size_t out_size)
+{
+   const char* slash = strrchr(self, '/');
+   int self_dir_len = slash ? (int)(slash - self) : 0;
+
+   snprintf(out, out_size, "%.*s/%s/%s-%s", self_dir_len, self,
+            CG_TOOL_DIR_FROM_BIN, OUR_TOOL, platform);
+   if (access(out, X_OK) == 0)
+      return 1;
+   snprintf(out, out_size, "%s/%s-%s", CG_TOOL_DIR, OUR_TOOL, platform);
+   return access(out, X_OK) == 0;
+}
+
 int main(int argc, char** argv)
 {
    char tool_path[PATH_MAX];
@@ -142,18 +163,7 @@ int main(int argc, char** argv)
       return 1;
    }
 
-   platform = client_at ? platform_of(argv[client_at], 0)
-                        : CG_DEFAULT_PLATFORM;
-   snprintf(tool_path, sizeof tool_path, "%s/%s-%s", CG_TOOL_DIR, OUR_TOOL,
-            platform);
-   if (access(tool_path, X_OK) != 0) {
-      fprintf(stderr, "valgrind: this cachegrind was not built for %s "
-              "(%s is missing; see ./configure's summary)\n",
-              platform, tool_path);
-      return 1;
-   }
-
-   /* The core re-executes the launcher for --trace-children=yes. */
+   /* Also what the core re-executes for --trace-children=yes. */
    self_len = readlink("/proc/self/exe", self, sizeof self - 1);
    if (self_len <= 0) {
       fprintf(stderr, "valgrind: cannot read /proc/self/exe: %s\n",
@@ -161,6 +171,15 @@ int main(int argc, char** argv)
       return 1;
    }
    self[self_len] = '\0';
+
+   platform = client_at ? platform_of(argv[client_at], 0)
+                        : CG_DEFAULT_PLATFORM;
+   if (!find_tool(self, platform, tool_path, sizeof tool_path)) {
+      fprintf(stderr, "valgrind: this cachegrind was not built for %s "
+              "(no %s-%s beside %s or in %s; see ./configure's summary)\n",
+              platform, OUR_TOOL, platform, self, CG_TOOL_DIR);
+      return 1;
+   }
    if (setenv("VALGRIND_LAUNCHER", self, 1) != 0) {
       fprintf(stderr, "valgrind: setenv failed: %s\n", strerror(errno));
       return 1;

@@ -1,0 +1,107 @@
+#!/usr/bin/perl
+# outfile.t -- where the output goes and what the run reports about it:
+# file names (%p, %q{VAR}, default), unwritable paths, devices such as
+# /dev/null written in place, no temporary file left behind, and the
+# -q, -v and --stats=yes reports, each compared with the system tool.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use File::Temp qw(tempdir);
+use Test::More;
+use CgTest qw(:all);
+
+-x ours_valgrind() or BAIL_OUT('no ./vg-in-place: build the tree first (sh scripts/build.sh)');
+
+my $client = ['/bin/true'];
+
+sub same_as_reference {
+    my ($label, $opts, %args) = @_;
+    my $pair = run_pair($opts, $client, %args);
+    subtest "$label: same as the system Cachegrind" => sub {
+        compare_runs($pair->{ref}, $pair->{ours}, $label,
+                     map { $_ => $args{$_} } grep { $_ eq 'expect_files' } keys %args);
+    };
+    return $pair;
+}
+
+# File names.
+{
+    my $pair = same_as_reference('default name', [], default_out => 1, expect_files => 1);
+    like($pair->{ours}{files}[0]{name} // '', qr/^cachegrind\.out\.\d+$/,
+         'default name is cachegrind.out.<pid>');
+}
+{
+    my $pair = same_as_reference('%p and %q{VAR} in the name',
+                                 ['--cachegrind-out-file=run-%q{CG_TEST_TAG}-%p.cg'],
+                                 env => { CG_TEST_TAG => 'tagged' }, expect_files => 1);
+    like($pair->{ours}{files}[0]{name} // '', qr/^run-tagged-\d+\.cg$/,
+         '%q{CG_TEST_TAG} and %p expanded');
+}
+{
+    my $pair = same_as_reference('%% in the name', ['--cachegrind-out-file=pct%%.cg'],
+                                 expect_files => 1);
+    is($pair->{ours}{files}[0]{name}, 'pct%.cg', '%% becomes %');
+}
+
+# An unwritable path: two error lines, an all-zero summary, no file.
+{
+    my $pair = same_as_reference('unwritable output path',
+                                 ['--cachegrind-out-file=/nonexistent-dir-cg/out'],
+                                 expect_files => 0);
+    like($pair->{ours}{stderr},
+         qr/error: can't open cache simulation output file '\/nonexistent-dir-cg\/out'/,
+         'unwritable path: error names the file');
+    like($pair->{ours}{stderr}, qr/I   refs:      0\n/, 'unwritable path: summary is zero');
+}
+
+# A device is written in place, never replaced by a renamed file.
+{
+    my $res = run_ours(['--cachegrind-out-file=/dev/null'], $client);
+    is($res->{exit_code}, 0, '/dev/null as output: run succeeds');
+    ok(-c '/dev/null', '/dev/null is still a character device afterwards');
+}
+
+# Nothing but the output file is left in the directory (no temporary).
+{
+    my $res = run_ours(['--cachegrind-out-file=only.cg'], $client);
+    is(join(' ', map { $_->{name} } @{ $res->{files} }), 'only.cg',
+       'no temporary file left beside the output');
+}
+
+# An existing file is replaced whole.
+{
+    my $dir = tempdir('cgout-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    my $target = "$dir/existing.cg";
+    spew($target, "stale content that must disappear\n" x 1000);
+    my $res = run_ours(["--cachegrind-out-file=$target"], $client);
+    my $content = slurp($target);
+    ok($content =~ /\Adesc: I1 cache:/ && $content !~ /stale content/
+       && $content =~ /\nsummary:[ \d]+\n\z/,
+       'an existing output file is replaced by a complete new one');
+    opendir(my $dh, $dir) or die;
+    my @left = grep { !/^\.\.?$/ } readdir $dh;
+    is(join(' ', @left), 'existing.cg', 'no temporary file left after replacing');
+}
+
+# What -q, -v and --stats=yes print.
+same_as_reference('-q', ['-q'], expect_files => 1);
+{
+    my $pair = run_pair(['-v'], $client);
+    my @cfg = map { [ grep { /Cache configuration used|^==\d+==   (I1|D1|LL): / }
+                      split /\n/, $_->{stderr} ] } @$pair{qw(ref ours)};
+    s/^==\d+==// for @{ $cfg[0] }, @{ $cfg[1] };
+    ok(@{ $cfg[0] } == 4, '-v: the reference prints the cache configuration');
+    is_deeply($cfg[1], $cfg[0], '-v: same cache configuration lines');
+    ok($pair->{ours}{files}[0]{content} eq $pair->{ref}{files}[0]{content},
+       '-v: identical output file');
+}
+{
+    my $pair = run_pair(['--stats=yes'], ['/bin/ls', '/']);
+    my @stats = map { [ map { s/^--\d+--//r } grep { /^--\d+-- cachegrind: / }
+                        split /\n/, $_->{stderr} ] } @$pair{qw(ref ours)};
+    is(scalar @{ $stats[0] }, 13, '--stats=yes: the reference prints 13 tool lines');
+    is_deeply($stats[1], $stats[0], '--stats=yes: same tool statistics');
+}
+
+done_testing();
