@@ -14,7 +14,6 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
-#include "pub_tool_deduppoolalloc.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -23,7 +22,17 @@
 
 #define UNKNOWN_NAME "???"
 
-static DedupPoolAlloc* string_pool;     /* interned paths and fn names */
+/* Interned paths and function names: one copy of each, compared by
+   address everywhere else. */
+typedef struct _InternedString {
+   struct _InternedString* next;
+   UInt                    hash;
+   HChar                   text[0];
+} InternedString;
+
+static InternedString** string_buckets;
+static UInt            string_n_buckets;
+static UInt            string_count;
 static CostCentre**    cc_buckets;
 static UInt            cc_n_buckets;
 static UInt            cc_count;
@@ -32,17 +41,65 @@ static CgLookupStats   lookup_stats;
 
 void cg_costs_init(void)
 {
-   string_pool = VG_(newDedupPA)(64 * 1024, 1, VG_(malloc),
-                                 "cg.costs.strings", VG_(free));
+   string_n_buckets = 1024;
+   string_buckets = VG_(calloc)("cg.costs.strings", string_n_buckets,
+                                sizeof(InternedString*));
    cc_n_buckets = 4096;
    cc_buckets = VG_(calloc)("cg.costs.buckets", cc_n_buckets,
                             sizeof(CostCentre*));
    block_table = VG_(HT_construct)("cg.costs.blocks");
 }
 
+static UInt string_hash(const HChar* s)
+{
+   UInt h = 2166136261u;          /* FNV-1a */
+   for (; *s != '\0'; s++)
+      h = (h ^ (UChar)*s) * 16777619u;
+   return h;
+}
+
+static void strings_grow(void)
+{
+   UInt old_n = string_n_buckets, i;
+   InternedString** old = string_buckets;
+
+   string_n_buckets *= 2;
+   string_buckets = VG_(calloc)("cg.costs.strings", string_n_buckets,
+                                sizeof(InternedString*));
+   for (i = 0; i < old_n; i++) {
+      InternedString* is = old[i];
+      while (is != NULL) {
+         InternedString* next = is->next;
+         UInt b = is->hash & (string_n_buckets - 1);
+         is->next = string_buckets[b];
+         string_buckets[b] = is;
+         is = next;
+      }
+   }
+   VG_(free)(old);
+}
+
 static const HChar* intern(const HChar* s)
 {
-   return VG_(allocEltDedupPA)(string_pool, VG_(strlen)(s) + 1, s);
+   UInt hash = string_hash(s);
+   UInt b = hash & (string_n_buckets - 1);
+   SizeT len;
+   InternedString* is;
+
+   for (is = string_buckets[b]; is != NULL; is = is->next)
+      if (is->hash == hash && VG_(strcmp)(is->text, s) == 0)
+         return is->text;
+
+   len = VG_(strlen)(s);
+   is = VG_(malloc)("cg.costs.string", sizeof(InternedString) + len + 1);
+   is->hash = hash;
+   VG_(memcpy)(is->text, s, len + 1);
+   is->next = string_buckets[b];
+   string_buckets[b] = is;
+   string_count++;
+   if (string_count > 2 * string_n_buckets)
+      strings_grow();
+   return is->text;
 }
 
 /* "dir/file", or just "file" when the directory is unknown.  No
@@ -218,7 +275,7 @@ CostCentre** cg_costs_sorted(UInt* n_out)
    return all;
 }
 
-UInt cg_costs_n_strings(void)     { return VG_(sizeDedupPA)(string_pool); }
+UInt cg_costs_n_strings(void)     { return string_count; }
 UInt cg_costs_n_centres(void)     { return cc_count; }
 UInt cg_costs_n_live_blocks(void) { return VG_(HT_count_nodes)(block_table); }
 const CgLookupStats* cg_costs_lookup_stats(void) { return &lookup_stats; }
