@@ -29,4 +29,6 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    tl_assert((n_sets & (n_sets - 1)) == 0);
    level->tags = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UWord));
    VG_(memset)(level->tags, 0, n_tags * sizeof(UWord));
+   level->mru = VG_(malloc)("cg.cache.mru", n_sets * sizeof(UWord));
+   VG_(memset)(level->mru, 0, n_sets * sizeof(UWord));
 }

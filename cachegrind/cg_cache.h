@@ -18,8 +18,9 @@
 #include "pub_tool_libcassert.h"
 #include "cg_tool.h"
 
-typedef struct {
+typedef struct _CacheLevel {
    UWord*       tags;       /* n_sets * assoc block numbers */
+   UWord*       mru;        /* n_sets: a copy of each set's first tag */
    UWord        set_mask;   /* n_sets - 1 (n_sets is a power of two) */
    Int          line_bits;  /* log2(line size) */
    Int          assoc;
@@ -29,16 +30,27 @@ typedef struct {
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
                          const HChar* name);
 
+/* Where the MRU tag of `block`'s set is mirrored.  The mirror array
+   never moves and has one word per set, so compiled code can find a
+   set's MRU tag with a shift and a mask (no multiply by the
+   associativity). */
+static inline UWord* cg_cache_mru_slot(const CacheLevel* level, UWord block)
+{
+   return level->mru + (block & level->set_mask);
+}
+
 /* Touch one block; True if it was not present.  A hit on the MRU way
    changes nothing, so it returns before any loop or store: most
    accesses end there. */
 static inline Bool cg_cache_block_missed(CacheLevel* level, UWord block)
 {
-   UWord* set = level->tags + (block & level->set_mask) * level->assoc;
+   UWord set_index = block & level->set_mask;
+   UWord* set = level->tags + set_index * level->assoc;
    Int way, k;
 
    if (LIKELY(set[0] == block))
       return False;
+   level->mru[set_index] = block;
    for (way = 1; way < level->assoc; way++) {
       if (set[way] == block) {
          for (k = way; k > 0; k--)

@@ -5,12 +5,12 @@
    instruction address to its cost centre, and the per-translation
    InstrInfo tables.
    Must not: run at client run time (everything here happens while
-   translating or at exit).
+   translating, when a translation is discarded, or at exit).
 
-   A translation's InstrInfo table dies with the translation; the cost
-   centres it pointed at live on, so a block that is discarded and
-   retranslated (or a library that is unloaded and reloaded) adds to
-   the same counts. */
+   A translation's InstrInfo table and execution counters die with the
+   translation, after its counts are added to the cost centres; those
+   live on, so a block that is discarded and retranslated (or a library
+   that is unloaded and reloaded) adds to the same counts. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -37,6 +37,7 @@ static CostCentre**    cc_buckets;
 static UInt            cc_n_buckets;
 static UInt            cc_count;
 static VgHashTable*    block_table;     /* BlockInfo by translation key */
+static BlockInfo*      unlinked_blocks; /* discarded but maybe running */
 static CgLookupStats   lookup_stats;
 
 void cg_costs_init(void)
@@ -220,22 +221,83 @@ BlockInfo* cg_costs_new_block(Addr key, UInt n_instrs)
    block = VG_(malloc)("cg.costs.block",
                        sizeof(BlockInfo) + n_instrs * sizeof(InstrInfo));
    block->key = key;
+   block->groups = NULL;
    block->n_instrs = n_instrs;
    VG_(HT_add_node)(block_table, block);
    return block;
 }
 
+EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
+                               UInt n_items)
+{
+   EventGroup* group = VG_(malloc)("cg.costs.group", sizeof(EventGroup)
+                                   + n_items * sizeof(GroupItem));
+   group->executions = 0;
+   group->n_items = n_items;
+   VG_(memcpy)(group->items, items, n_items * sizeof(GroupItem));
+   group->next = block->groups;
+   block->groups = group;
+   return group;
+}
+
+/* Moving counts into the cost centres and zeroing the counters is
+   right at any time, even for a translation that keeps running. */
+static void fold_block(BlockInfo* block)
+{
+   EventGroup* group;
+   UInt i;
+
+   for (group = block->groups; group != NULL; group = group->next) {
+      if (group->executions == 0)
+         continue;
+      for (i = 0; i < group->n_items; i++) {
+         const GroupItem* item = &group->items[i];
+         item->cc->count[item->event] += group->executions * item->times;
+      }
+      group->executions = 0;
+   }
+}
+
+static void free_block(BlockInfo* block)
+{
+   EventGroup* group = block->groups;
+
+   while (group != NULL) {
+      EventGroup* next = group->next;
+      VG_(free)(group);
+      group = next;
+   }
+   VG_(free)(block);
+}
+
+void cg_costs_fold_all(void)
+{
+   BlockInfo* block;
+
+   VG_(HT_ResetIter)(block_table);
+   while ((block = VG_(HT_Next)(block_table)) != NULL)
+      fold_block(block);
+   for (block = unlinked_blocks; block != NULL; block = block->next)
+      fold_block(block);
+}
+
 /* With two translations under one key we cannot tell which one the
    core dropped, and the other one's code still points into its table:
-   unlink one entry but free nothing in that (rare) case. */
+   fold the counts of one entry and unlink it, but keep it (still
+   counted at exit) in that rare case. */
 void cg_costs_discard_block(Addr key)
 {
    BlockInfo* block = VG_(HT_remove)(block_table, key);
 
    if (block == NULL)
       return;
-   if (VG_(HT_lookup)(block_table, key) == NULL)
-      VG_(free)(block);
+   fold_block(block);
+   if (VG_(HT_lookup)(block_table, key) == NULL) {
+      free_block(block);
+   } else {
+      block->next = unlinked_blocks;
+      unlinked_blocks = block;
+   }
 }
 
 /* Output order: path, then function (both byte-wise), then line. */

@@ -1,8 +1,9 @@
 /* cg_instrument.c -- the IR pass: where events are created.
 
-   Owns: the walk over a superblock's flat IR, the event queue, and the
-   emission of helper calls that deliver queued events at run time.
-   Must not: simulate or count; the helpers in cg_sim.c do that.
+   Owns: the walk over a superblock's flat IR and the event queue: which
+   events exist, in what order, and when they are flushed.
+   Must not: emit IR for events (cg_deliver.c does) or simulate
+   (cg_sim.c does).
 
    Every count is a function of the optimised IR the core hands us
    (VEX may already have removed dead loads or merged blocks), so the
@@ -14,7 +15,7 @@
      and address atom becomes one "modify", simulated as a read only;
    - a side exit of kind Boring/Call/Ret is a conditional branch, the
      block end a possible indirect branch.
-   Events wait in a 16-entry queue and become calls when it is flushed:
+   Events wait in a 16-entry queue and are delivered when it is flushed:
    when full, before each exit, after a load-linked, before a guarded
    access, and at the block end.  The simulated stream is therefore in
    program order, and a fault in mid-block loses the events still
@@ -26,33 +27,16 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 #include "cg_tool.h"
+#include "cg_events.h"
 
 #define QUEUE_CAPACITY 16
 /* Longest x86/amd64 instruction; client-request preambles are longer
    and count as one instruction of VG_CLREQ_SZB bytes. */
 #define MAX_INSTR_LEN  16
 
-typedef enum {
-   EVT_FETCH,         /* instruction fetch */
-   EVT_READ,
-   EVT_WRITE,
-   EVT_MODIFY,        /* read + write merged: simulated as a read */
-   EVT_COND_BRANCH,
-   EVT_IND_BRANCH
-} EventKind;
-
-typedef struct {
-   EventKind  kind;
-   InstrInfo* instr;
-   IRExpr*    addr;       /* data events */
-   Int        size;       /* data events */
-   IRExpr*    value;      /* cond: guard (Ity_I1); ind: target */
-   Bool       inverted;   /* cond: taken == !guard */
-} Event;
-
 typedef struct {
    IRSB*      out;
-   IRType     word_ty;
+   Delivery   delivery;
    BlockInfo* block;
    UInt       n_instrs_seen;
    InstrInfo* current;        /* instruction the statements belong to */
@@ -77,126 +61,9 @@ const CgInstrumentStats* cg_instrument_stats(void)
    return &instrument_stats;
 }
 
-/*------------------------------------------------------------*/
-/*--- Emitting helper calls                                ---*/
-/*------------------------------------------------------------*/
-
-static void emit_call(Pass* p, const HChar* name, void* fn,
-                      IRExpr** args, IRExpr* guard)
-{
-   Int n_args = 0;
-   IRDirty* d;
-
-   while (args[n_args] != NULL)
-      n_args++;
-   d = unsafeIRDirty_0_N(n_args, name, VG_(fnptr_to_fnentry)(fn), args);
-   if (guard != NULL)
-      d->guard = guard;
-   addStmtToIRSB(p->out, IRStmt_Dirty(d));
-}
-
-#define CALL(p, helper, args, guard) \
-   emit_call((p), #helper, (void*)(helper), (args), (guard))
-
-static IRExpr* instr_arg(const Event* ev)
-{
-   return mkIRExpr_HWord((HWord)ev->instr);
-}
-
-static IRExpr* size_arg(const Event* ev)
-{
-   return mkIRExpr_HWord((HWord)ev->size);
-}
-
-static Bool is_read(const Event* ev)
-{
-   return ev->kind == EVT_READ || ev->kind == EVT_MODIFY;
-}
-
-/* taken = guard, or its negation when the exit leaves to the next
-   instruction (VEX may lay a jcc out either way round). */
-static IRExpr* taken_as_word(Pass* p, const Event* ev)
-{
-   IRExpr* cond = ev->value;
-   IRTemp widened = newIRTemp(p->out->tyenv, p->word_ty);
-   IROp widen = p->word_ty == Ity_I64 ? Iop_1Uto64 : Iop_1Uto32;
-
-   if (ev->inverted) {
-      IRTemp negated = newIRTemp(p->out->tyenv, Ity_I1);
-      addStmtToIRSB(p->out,
-                    IRStmt_WrTmp(negated, IRExpr_Unop(Iop_Not1, cond)));
-      cond = IRExpr_RdTmp(negated);
-   }
-   addStmtToIRSB(p->out, IRStmt_WrTmp(widened, IRExpr_Unop(widen, cond)));
-   return IRExpr_RdTmp(widened);
-}
-
-/* Delivers the fetch at queue[i], merged with what follows it when one
-   call can carry both; returns how many events it consumed. */
-static Int emit_fetch(Pass* p, Int i)
-{
-   const Event* ev = &p->queue[i];
-   const Event* next  = i + 1 < p->n_queued ? &p->queue[i + 1] : NULL;
-   const Event* next2 = i + 2 < p->n_queued ? &p->queue[i + 2] : NULL;
-
-   if (!cg_clo.cache_sim) {
-      CALL(p, cg_sim_ir_only, mkIRExprVec_1(instr_arg(ev)), NULL);
-      return 1;
-   }
-   if (next != NULL && next->instr == ev->instr
-       && (is_read(next) || next->kind == EVT_WRITE)) {
-      IRExpr** args = mkIRExprVec_3(instr_arg(ev), next->addr,
-                                    size_arg(next));
-      if (is_read(next))
-         CALL(p, cg_sim_ir_read, args, NULL);
-      else
-         CALL(p, cg_sim_ir_write, args, NULL);
-      return 2;
-   }
-   if (next != NULL && next->kind == EVT_FETCH) {
-      if (next2 != NULL && next2->kind == EVT_FETCH) {
-         CALL(p, cg_sim_ir3, mkIRExprVec_3(instr_arg(ev), instr_arg(next),
-                                           instr_arg(next2)), NULL);
-         return 3;
-      }
-      CALL(p, cg_sim_ir2, mkIRExprVec_2(instr_arg(ev), instr_arg(next)),
-           NULL);
-      return 2;
-   }
-   CALL(p, cg_sim_ir, mkIRExprVec_1(instr_arg(ev)), NULL);
-   return 1;
-}
-
 static void flush_events(Pass* p)
 {
-   Int i = 0;
-
-   while (i < p->n_queued) {
-      const Event* ev = &p->queue[i];
-      switch (ev->kind) {
-      case EVT_FETCH:
-         i += emit_fetch(p, i);
-         continue;
-      case EVT_READ:
-      case EVT_MODIFY:
-         CALL(p, cg_sim_read,
-              mkIRExprVec_3(instr_arg(ev), ev->addr, size_arg(ev)), NULL);
-         break;
-      case EVT_WRITE:
-         CALL(p, cg_sim_write,
-              mkIRExprVec_3(instr_arg(ev), ev->addr, size_arg(ev)), NULL);
-         break;
-      case EVT_COND_BRANCH:
-         CALL(p, cg_sim_cond_branch,
-              mkIRExprVec_2(instr_arg(ev), taken_as_word(p, ev)), NULL);
-         break;
-      case EVT_IND_BRANCH:
-         CALL(p, cg_sim_ind_branch,
-              mkIRExprVec_2(instr_arg(ev), ev->value), NULL);
-         break;
-      }
-      i++;
-   }
+   cg_deliver_events(&p->delivery, p->queue, p->n_queued);
    p->n_queued = 0;
 }
 
@@ -265,22 +132,16 @@ static void add_write(Pass* p, IRExpr* addr, Int size)
 
 /* Guarded accesses bypass the queue: everything queued before them is
    delivered first, then one call that runs only if the guard holds. */
+/* Guarded accesses bypass the queue: everything queued before them is
+   delivered first, then one call that runs only if the guard holds. */
 static void add_guarded_access(Pass* p, Bool is_write, IRExpr* addr,
                                Int size, IRExpr* guard)
 {
-   Event ev;
-
    if (!cg_clo.cache_sim)
       return;
    flush_events(p);
-   ev.instr = p->current;
-   ev.size  = size;
-   if (is_write)
-      CALL(p, cg_sim_write, mkIRExprVec_3(instr_arg(&ev), addr,
-                                          size_arg(&ev)), guard);
-   else
-      CALL(p, cg_sim_read, mkIRExprVec_3(instr_arg(&ev), addr,
-                                         size_arg(&ev)), guard);
+   cg_deliver_guarded_access(&p->delivery, p->current, is_write, addr, size,
+                             guard);
 }
 
 static void add_cond_branch(Pass* p, IRExpr* guard, const IRConst* dst)
@@ -459,8 +320,8 @@ IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
       VG_(tool_panic)("host/guest word size mismatch");
 
    p.out      = deepCopyIRSBExceptStmts(sb_in);
-   p.word_ty  = gWordTy;
    p.block    = cg_costs_new_block(closure->nraddr, count_instrs(sb_in));
+   cg_deliver_start(&p.delivery, p.out, gWordTy, p.block);
    p.n_instrs_seen = 0;
    p.current  = NULL;
    p.n_queued = 0;

@@ -63,6 +63,7 @@ static void cg_fini(Int exit_code)
 {
    CgOutputResult result;
 
+   cg_costs_fold_all();
    cg_output_write(&sim_I1, &sim_D1, &sim_LL, &result);
    cg_summary_print(&result);
    cg_summary_print_stats(&result);

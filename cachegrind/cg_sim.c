@@ -23,69 +23,35 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
    cg_cache_level_init(&LL, ll, "LL");
 }
 
-static inline void simulate_fetch(const InstrInfo* ii)
+const CacheLevel* cg_sim_i1(void) { return &I1; }
+const CacheLevel* cg_sim_d1(void) { return &D1; }
+
+/* The helpers count misses only: how often each event happened comes
+   from the execution counters of compiled code (cg_deliver.c), and
+   calls that would be MRU hits are skipped there. */
+
+VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii)
 {
    CostCentre* cc = ii->cc;
 
-   cc->count[EV_IR]++;
-   if (UNLIKELY(cg_cache_ref_missed(&I1, ii->addr, (UChar)ii->len))) {
+   if (cg_cache_ref_missed(&I1, ii->addr, (UChar)ii->len)) {
       cc->count[EV_I1_MISS]++;
       if (cg_cache_ref_missed(&LL, ii->addr, (UChar)ii->len))
          cc->count[EV_LLI_MISS]++;
    }
 }
 
-/* `first` is EV_DR or EV_DW; the two miss counters follow it. */
+/* `first` is EV_DR or EV_DW; its two miss counters follow it. */
 static inline void simulate_data(const InstrInfo* ii, Addr addr,
                                  UWord size, CgEvent first)
 {
    CostCentre* cc = ii->cc;
 
-   cc->count[first]++;
-   if (UNLIKELY(cg_cache_ref_missed(&D1, addr, (UChar)size))) {
+   if (cg_cache_ref_missed(&D1, addr, (UChar)size)) {
       cc->count[first + 1]++;
       if (cg_cache_ref_missed(&LL, addr, (UChar)size))
          cc->count[first + 2]++;
    }
-}
-
-/* --cache-sim=no: only the instruction count. */
-VG_REGPARM(1) void cg_sim_ir_only(InstrInfo* ii)
-{
-   ii->cc->count[EV_IR]++;
-}
-
-VG_REGPARM(1) void cg_sim_ir(InstrInfo* ii)
-{
-   simulate_fetch(ii);
-}
-
-/* Two or three consecutive instructions without data accesses in one
-   call: fewer calls for the same simulated stream. */
-VG_REGPARM(2) void cg_sim_ir2(InstrInfo* ii1, InstrInfo* ii2)
-{
-   simulate_fetch(ii1);
-   simulate_fetch(ii2);
-}
-
-VG_REGPARM(3) void cg_sim_ir3(InstrInfo* ii1, InstrInfo* ii2,
-                              InstrInfo* ii3)
-{
-   simulate_fetch(ii1);
-   simulate_fetch(ii2);
-   simulate_fetch(ii3);
-}
-
-VG_REGPARM(3) void cg_sim_ir_read(InstrInfo* ii, Addr addr, UWord size)
-{
-   simulate_fetch(ii);
-   simulate_data(ii, addr, size, EV_DR);
-}
-
-VG_REGPARM(3) void cg_sim_ir_write(InstrInfo* ii, Addr addr, UWord size)
-{
-   simulate_fetch(ii);
-   simulate_data(ii, addr, size, EV_DW);
 }
 
 VG_REGPARM(3) void cg_sim_read(InstrInfo* ii, Addr addr, UWord size)
@@ -98,19 +64,27 @@ VG_REGPARM(3) void cg_sim_write(InstrInfo* ii, Addr addr, UWord size)
    simulate_data(ii, addr, size, EV_DW);
 }
 
+VG_REGPARM(3) void cg_sim_read_counted(InstrInfo* ii, Addr addr, UWord size)
+{
+   ii->cc->count[EV_DR]++;
+   simulate_data(ii, addr, size, EV_DR);
+}
+
+VG_REGPARM(3) void cg_sim_write_counted(InstrInfo* ii, Addr addr,
+                                        UWord size)
+{
+   ii->cc->count[EV_DW]++;
+   simulate_data(ii, addr, size, EV_DW);
+}
+
 VG_REGPARM(2) void cg_sim_cond_branch(InstrInfo* ii, UWord taken)
 {
-   CostCentre* cc = ii->cc;
-
-   cc->count[EV_BC]++;
-   cc->count[EV_BC_MISPRED] += cg_branch_cond_mispredicted(ii->addr,
-                                                           taken != 0);
+   ii->cc->count[EV_BC_MISPRED]
+      += cg_branch_cond_mispredicted(ii->addr, taken != 0);
 }
 
 VG_REGPARM(2) void cg_sim_ind_branch(InstrInfo* ii, UWord target)
 {
-   CostCentre* cc = ii->cc;
-
-   cc->count[EV_BI]++;
-   cc->count[EV_BI_MISPRED] += cg_branch_ind_mispredicted(ii->addr, target);
+   ii->cc->count[EV_BI_MISPRED] += cg_branch_ind_mispredicted(ii->addr,
+                                                              target);
 }

@@ -113,10 +113,28 @@ typedef struct {
    CostCentre* cc;
 } InstrInfo;
 
+/* Events of one flushed run that land on the same cost centre and
+   counter: they all execute as often as the run. */
+typedef struct {
+   CostCentre* cc;
+   UInt        event;   /* CgEvent */
+   UInt        times;   /* events of that kind in the run */
+} GroupItem;
+
+/* A run of events that always executes as a whole, with the one
+   counter compiled code increments for it. */
+typedef struct _EventGroup {
+   ULong               executions;
+   struct _EventGroup* next;
+   UInt                n_items;
+   GroupItem           items[0];
+} EventGroup;
+
 /* One per live translation, keyed by its non-redirected address. */
 typedef struct _BlockInfo {
    struct _BlockInfo* next;     /* VgHashNode layout: next, key */
    UWord              key;
+   EventGroup*        groups;
    UInt               n_instrs;
    InstrInfo          instrs[0];
 } BlockInfo;
@@ -131,6 +149,10 @@ typedef struct {
 void        cg_costs_init(void);
 BlockInfo*  cg_costs_new_block(Addr key, UInt n_instrs);
 void        cg_costs_discard_block(Addr key);
+EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
+                               UInt n_items);
+/* Adds every group's executions to the cost centres and zeroes them. */
+void        cg_costs_fold_all(void);
 CostCentre* cg_costs_for_instr(Addr instr_addr);
 /* All cost centres, in output order (file, function, line).  The
    array is the caller's to free. */
@@ -156,17 +178,21 @@ UWord cg_branch_ind_mispredicted(Addr instr_addr, Addr target);
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
                  const CacheGeometry* LL);
 
-VG_REGPARM(1) void cg_sim_ir_only(InstrInfo* ii);
-VG_REGPARM(1) void cg_sim_ir(InstrInfo* ii);
-VG_REGPARM(2) void cg_sim_ir2(InstrInfo* ii1, InstrInfo* ii2);
-VG_REGPARM(3) void cg_sim_ir3(InstrInfo* ii1, InstrInfo* ii2,
-                              InstrInfo* ii3);
-VG_REGPARM(3) void cg_sim_ir_read(InstrInfo* ii, Addr addr, UWord size);
-VG_REGPARM(3) void cg_sim_ir_write(InstrInfo* ii, Addr addr, UWord size);
+/* The simulated L1 caches, read (never written) by compiled code. */
+struct _CacheLevel;
+const struct _CacheLevel* cg_sim_i1(void);
+const struct _CacheLevel* cg_sim_d1(void);
+
+/* Only misses: the access counts come from execution counters. */
+VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii);
 VG_REGPARM(3) void cg_sim_read(InstrInfo* ii, Addr addr, UWord size);
 VG_REGPARM(3) void cg_sim_write(InstrInfo* ii, Addr addr, UWord size);
 VG_REGPARM(2) void cg_sim_cond_branch(InstrInfo* ii, UWord taken);
 VG_REGPARM(2) void cg_sim_ind_branch(InstrInfo* ii, UWord target);
+/* Guarded accesses: counted by the helper as well. */
+VG_REGPARM(3) void cg_sim_read_counted(InstrInfo* ii, Addr addr, UWord size);
+VG_REGPARM(3) void cg_sim_write_counted(InstrInfo* ii, Addr addr,
+                                        UWord size);
 
 /*------------------------------------------------------------*/
 /*--- Instrumentation (cg_instrument.c)                    ---*/

@@ -1,0 +1,296 @@
+/* cg_deliver.c -- turning queued events into IR: where events become
+   counts and simulations at run time.
+
+   Owns: all IR emission of the tool.
+   Must not: decide which events exist or when they are flushed
+   (cg_instrument.c does), or simulate (cg_sim.c does).
+
+   Why the emitted code has this shape (the per-access cost is most of
+   a cache profiler's overhead, and every count must stay exact):
+   - A flushed run of events always executes as a whole, so it gets one
+     64-bit execution counter (an EventGroup).  Accesses, fetches and
+     branches are not counted one by one at run time; each event's
+     count is the group's, added to its cost centre when the
+     translation is discarded or the run ends.
+   - A fetch inside the I1 line of the previous fetch of the same
+     superblock is a hit on the most recently used (MRU) way: it
+     changes no state, so nothing is emitted for it.
+   - Every other fetch and data access first checks inline whether its
+     line is the MRU way of its set (and the access does not straddle
+     two lines).  Such a hit changes no LRU state and cannot reach LL,
+     so the simulator is called (a guarded helper call) only otherwise.
+     The calls that remain happen in program order, so LL sees exactly
+     the stream it would see if everything were simulated.
+   - Everything is emitted at the flush point, in queue order: a check
+     always reads the state left by the previous access's call. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_tooliface.h"
+#include "cg_tool.h"
+#include "cg_cache.h"
+#include "cg_events.h"
+
+#define MAX_GROUP_EVENTS 32
+
+void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,
+                      BlockInfo* block)
+{
+   d->out = out;
+   d->word_ty = word_ty;
+   d->block = block;
+   d->have_last_fetch = False;
+   d->last_fetch_block = 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Small IR builders (flat IR: every operand an atom)   ---*/
+/*------------------------------------------------------------*/
+
+static Bool is_64bit(const Delivery* d)
+{
+   return d->word_ty == Ity_I64;
+}
+
+static IRExpr* word_const(const Delivery* d, UWord value)
+{
+   return is_64bit(d) ? IRExpr_Const(IRConst_U64((ULong)value))
+                      : IRExpr_Const(IRConst_U32((UInt)value));
+}
+
+static IRExpr* assign(Delivery* d, IRType ty, IRExpr* e)
+{
+   IRTemp t = newIRTemp(d->out->tyenv, ty);
+   addStmtToIRSB(d->out, IRStmt_WrTmp(t, e));
+   return IRExpr_RdTmp(t);
+}
+
+static IRExpr* word_binop(Delivery* d, IROp op64, IROp op32, IRExpr* a,
+                          IRExpr* b)
+{
+   return assign(d, d->word_ty,
+                 IRExpr_Binop(is_64bit(d) ? op64 : op32, a, b));
+}
+
+static IRExpr* word_differs(Delivery* d, IRExpr* a, IRExpr* b)
+{
+   return assign(d, Ity_I1, IRExpr_Binop(is_64bit(d) ? Iop_CmpNE64
+                                                     : Iop_CmpNE32, a, b));
+}
+
+static IRExpr* load_word(Delivery* d, IRExpr* addr)
+{
+   return assign(d, d->word_ty, IRExpr_Load(Iend_LE, d->word_ty, addr));
+}
+
+static void emit_call(Delivery* d, const HChar* name, void* fn,
+                      IRExpr** args, IRExpr* guard)
+{
+   Int n_args = 0;
+   IRDirty* call;
+
+   while (args[n_args] != NULL)
+      n_args++;
+   call = unsafeIRDirty_0_N(n_args, name, VG_(fnptr_to_fnentry)(fn), args);
+   if (guard != NULL)
+      call->guard = guard;
+   addStmtToIRSB(d->out, IRStmt_Dirty(call));
+}
+
+#define CALL(d, helper, args, guard) \
+   emit_call((d), #helper, (void*)(helper), (args), (guard))
+
+static IRExpr* ptr_const(const void* p)
+{
+   return mkIRExpr_HWord((HWord)p);
+}
+
+/*------------------------------------------------------------*/
+/*--- Execution counts                                     ---*/
+/*------------------------------------------------------------*/
+
+static Int counted_event(const Event* ev)
+{
+   switch (ev->kind) {
+   case EVT_FETCH:       return EV_IR;
+   case EVT_READ:
+   case EVT_MODIFY:      return EV_DR;
+   case EVT_WRITE:       return EV_DW;
+   case EVT_COND_BRANCH: return EV_BC;
+   case EVT_IND_BRANCH:  return EV_BI;
+   }
+   return EV_IR; /* not reached */
+}
+
+/* Registers the group's (cost centre, event) pairs and emits
+   `executions += 1`. */
+static void emit_group_counter(Delivery* d, const Event* events, Int n)
+{
+   GroupItem items[MAX_GROUP_EVENTS];
+   UInt n_items = 0, k;
+   Int i;
+   EventGroup* group;
+   IRExpr *counter_addr, *old, *new;
+
+   tl_assert(n <= MAX_GROUP_EVENTS);
+   for (i = 0; i < n; i++) {
+      CostCentre* cc = events[i].instr->cc;
+      Int ev = counted_event(&events[i]);
+      for (k = 0; k < n_items; k++)
+         if (items[k].cc == cc && items[k].event == ev)
+            break;
+      if (k == n_items) {
+         items[k].cc = cc;
+         items[k].event = ev;
+         items[k].times = 0;
+         n_items++;
+      }
+      items[k].times++;
+   }
+   group = cg_costs_new_group(d->block, items, n_items);
+
+   counter_addr = ptr_const(&group->executions);
+   old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter_addr));
+   new = assign(d, Ity_I64, IRExpr_Binop(Iop_Add64, old,
+                                         IRExpr_Const(IRConst_U64(1))));
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, counter_addr, new));
+}
+
+/*------------------------------------------------------------*/
+/*--- Inline MRU checks                                    ---*/
+/*------------------------------------------------------------*/
+
+/* True unless `block` (a constant) is the MRU way of its set. */
+static IRExpr* not_mru_const(Delivery* d, const CacheLevel* level,
+                             UWord block)
+{
+   IRExpr* tag = load_word(d, ptr_const(cg_cache_mru_slot(level, block)));
+   return word_differs(d, tag, word_const(d, block));
+}
+
+static IRExpr* shift_by(Int bits)
+{
+   return IRExpr_Const(IRConst_U8((UChar)bits));
+}
+
+/* True unless [addr, addr+size) lies in one line and that line is the
+   MRU way of its set.  Computed as
+     ((mru[set] ^ block) | ((addr ^ last_byte) >> line_bits)) != 0
+   with word operations only: the straddle test and the tag test share
+   one comparison, and the MRU mirror is indexed without a multiply. */
+static IRExpr* not_mru_access(Delivery* d, const CacheLevel* level,
+                              IRExpr* addr, Int size)
+{
+   Int word_bits = is_64bit(d) ? 3 : 2;   /* log2(sizeof(UWord)) */
+   IRExpr *block, *offset, *slot, *tag, *tag_diff, *last_byte,
+          *straddle, *either;
+
+   block     = word_binop(d, Iop_Shr64, Iop_Shr32, addr,
+                          shift_by(level->line_bits));
+   offset    = word_binop(d, Iop_Shr64, Iop_Shr32, addr,
+                          shift_by(level->line_bits - word_bits));
+   offset    = word_binop(d, Iop_And64, Iop_And32, offset,
+                          word_const(d, level->set_mask << word_bits));
+   slot      = word_binop(d, Iop_Add64, Iop_Add32, offset,
+                          ptr_const(level->mru));
+   tag       = load_word(d, slot);
+   tag_diff  = word_binop(d, Iop_Xor64, Iop_Xor32, tag, block);
+   last_byte = word_binop(d, Iop_Add64, Iop_Add32, addr,
+                          word_const(d, (UWord)(size - 1)));
+   straddle  = word_binop(d, Iop_Xor64, Iop_Xor32, addr, last_byte);
+   straddle  = word_binop(d, Iop_Shr64, Iop_Shr32, straddle,
+                          shift_by(level->line_bits));
+   either    = word_binop(d, Iop_Or64, Iop_Or32, tag_diff, straddle);
+   return word_differs(d, either, word_const(d, 0));
+}
+
+/*------------------------------------------------------------*/
+/*--- Events                                               ---*/
+/*------------------------------------------------------------*/
+
+static void deliver_fetch(Delivery* d, const Event* ev)
+{
+   const CacheLevel* i1 = cg_sim_i1();
+   InstrInfo* ii = ev->instr;
+   UWord first = ii->addr >> i1->line_bits;
+   UWord last  = (ii->addr + ii->len - 1) >> i1->line_bits;
+   Bool same_line_as_before = d->have_last_fetch && first == last
+                              && first == d->last_fetch_block;
+
+   if (!cg_clo.cache_sim || same_line_as_before)
+      return;
+   d->have_last_fetch = True;
+   d->last_fetch_block = last;
+   CALL(d, cg_sim_fetch, mkIRExprVec_1(ptr_const(ii)),
+        first == last ? not_mru_const(d, i1, first) : NULL);
+}
+
+static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
+{
+   IRExpr** args = mkIRExprVec_3(ptr_const(ev->instr), ev->addr,
+                                 mkIRExpr_HWord((HWord)ev->size));
+   IRExpr* guard = not_mru_access(d, cg_sim_d1(), ev->addr, ev->size);
+
+   if (is_write)
+      CALL(d, cg_sim_write, args, guard);
+   else
+      CALL(d, cg_sim_read, args, guard);
+}
+
+/* taken = guard, or its negation when the exit leaves to the next
+   instruction (VEX may lay a jcc out either way round). */
+static IRExpr* taken_as_word(Delivery* d, const Event* ev)
+{
+   IRExpr* cond = ev->value;
+
+   if (ev->inverted)
+      cond = assign(d, Ity_I1, IRExpr_Unop(Iop_Not1, cond));
+   return assign(d, d->word_ty,
+                 IRExpr_Unop(is_64bit(d) ? Iop_1Uto64 : Iop_1Uto32, cond));
+}
+
+void cg_deliver_events(Delivery* d, const Event* events, Int n)
+{
+   Int i;
+
+   if (n == 0)
+      return;
+   emit_group_counter(d, events, n);
+   for (i = 0; i < n; i++) {
+      const Event* ev = &events[i];
+      switch (ev->kind) {
+      case EVT_FETCH:
+         deliver_fetch(d, ev);
+         break;
+      case EVT_READ:
+      case EVT_MODIFY:
+         deliver_data(d, ev, False);
+         break;
+      case EVT_WRITE:
+         deliver_data(d, ev, True);
+         break;
+      case EVT_COND_BRANCH:
+         CALL(d, cg_sim_cond_branch,
+              mkIRExprVec_2(ptr_const(ev->instr), taken_as_word(d, ev)),
+              NULL);
+         break;
+      case EVT_IND_BRANCH:
+         CALL(d, cg_sim_ind_branch,
+              mkIRExprVec_2(ptr_const(ev->instr), ev->value), NULL);
+         break;
+      }
+   }
+}
+
+/* Rare (guarded loads and stores), so counted by the helper itself. */
+void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
+                               IRExpr* addr, Int size, IRExpr* guard)
+{
+   IRExpr** args = mkIRExprVec_3(ptr_const(instr), addr,
+                                 mkIRExpr_HWord((HWord)size));
+   if (is_write)
+      CALL(d, cg_sim_write_counted, args, guard);
+   else
+      CALL(d, cg_sim_read_counted, args, guard);
+}

@@ -1,0 +1,54 @@
+/* cg_events.h -- the events the IR pass queues, and their delivery.
+
+   cg_instrument.c decides which events a superblock has and when the
+   queue is flushed; cg_deliver.c turns each flushed run of events into
+   IR (counters, inline cache checks, helper calls).  Nothing else
+   emits IR. */
+
+#ifndef CG_EVENTS_H
+#define CG_EVENTS_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "cg_tool.h"
+
+typedef enum {
+   EVT_FETCH,         /* instruction fetch */
+   EVT_READ,
+   EVT_WRITE,
+   EVT_MODIFY,        /* read + write merged: simulated as a read */
+   EVT_COND_BRANCH,
+   EVT_IND_BRANCH
+} EventKind;
+
+typedef struct {
+   EventKind  kind;
+   InstrInfo* instr;
+   IRExpr*    addr;       /* data events: an atom */
+   Int        size;       /* data events */
+   IRExpr*    value;      /* cond: guard (Ity_I1); ind: target */
+   Bool       inverted;   /* cond: taken == !guard */
+} Event;
+
+/* Per-superblock state of the delivery. */
+typedef struct {
+   IRSB*      out;
+   IRType     word_ty;
+   BlockInfo* block;
+   /* The I1 block of the last instruction fetch delivered in this
+      superblock.  It is the most recently used line of its set, and
+      only fetches touch I1, so a later fetch inside it is a hit that
+      changes nothing and needs no simulation at all. */
+   Bool       have_last_fetch;
+   UWord      last_fetch_block;
+} Delivery;
+
+void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,
+                      BlockInfo* block);
+/* Delivers a run of events that always executes as a whole. */
+void cg_deliver_events(Delivery* d, const Event* events, Int n);
+/* A load or store that happens only if `guard` holds. */
+void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
+                               IRExpr* addr, Int size, IRExpr* guard);
+
+#endif /* CG_EVENTS_H */
