@@ -16,6 +16,28 @@ static Int log2_of_power_of_two(UInt x)
    return bits;
 }
 
+/* The MRU mirrors of the L1 caches are read by compiled code on every
+   access.  In the tool's own static data they have a 32-bit address,
+   which the code generator folds into the load instruction (a heap
+   address costs an extra 64-bit constant load and an add). */
+#define STATIC_MRU_WORDS (1 << 17)
+static UWord static_mru_pool[STATIC_MRU_WORDS];
+static UInt  static_mru_used;
+
+static UWord* alloc_mru_mirror(UInt n_sets)
+{
+   UWord* mirror;
+
+   if (static_mru_used + n_sets <= STATIC_MRU_WORDS) {
+      mirror = static_mru_pool + static_mru_used;
+      static_mru_used += n_sets;
+   } else {
+      mirror = VG_(malloc)("cg.cache.mru", n_sets * sizeof(UWord));
+   }
+   VG_(memset)(mirror, 0, n_sets * sizeof(UWord));
+   return mirror;
+}
+
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
                          const HChar* name)
 {
@@ -29,6 +51,5 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    tl_assert((n_sets & (n_sets - 1)) == 0);
    level->tags = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UWord));
    VG_(memset)(level->tags, 0, n_tags * sizeof(UWord));
-   level->mru = VG_(malloc)("cg.cache.mru", n_sets * sizeof(UWord));
-   VG_(memset)(level->mru, 0, n_sets * sizeof(UWord));
+   level->mru = alloc_mru_mirror(n_sets);
 }

@@ -175,34 +175,39 @@ static IRExpr* shift_by(Int bits)
 }
 
 /* True unless [addr, addr+size) lies in one line and that line is the
-   MRU way of its set.  Computed as
-     ((mru[set] ^ block) | ((addr ^ last_byte) >> line_bits)) != 0
-   with word operations only: the straddle test and the tag test share
-   one comparison, and the MRU mirror is indexed without a multiply. */
+   MRU way of its set.  One comparison does both tests: the MRU tag of
+   the set of the FIRST byte's line is compared with the LAST byte's
+   line.  Without a straddle the two lines are the same; with one, the
+   last line belongs to the next set, so it cannot be the MRU tag of
+   the first line's set and the access goes to the simulator.  (With a
+   single set that argument fails, so the straddle is tested apart.)
+   The MRU mirror is indexed by a shift and a mask: no multiply. */
 static IRExpr* not_mru_access(Delivery* d, const CacheLevel* level,
                               IRExpr* addr, Int size)
 {
    Int word_bits = is_64bit(d) ? 3 : 2;   /* log2(sizeof(UWord)) */
-   IRExpr *block, *offset, *slot, *tag, *tag_diff, *last_byte,
-          *straddle, *either;
+   IRExpr *offset, *slot, *tag, *last_byte, *last_block, *not_mru;
 
-   block     = word_binop(d, Iop_Shr64, Iop_Shr32, addr,
-                          shift_by(level->line_bits));
-   offset    = word_binop(d, Iop_Shr64, Iop_Shr32, addr,
-                          shift_by(level->line_bits - word_bits));
-   offset    = word_binop(d, Iop_And64, Iop_And32, offset,
-                          word_const(d, level->set_mask << word_bits));
-   slot      = word_binop(d, Iop_Add64, Iop_Add32, offset,
-                          ptr_const(level->mru));
-   tag       = load_word(d, slot);
-   tag_diff  = word_binop(d, Iop_Xor64, Iop_Xor32, tag, block);
-   last_byte = word_binop(d, Iop_Add64, Iop_Add32, addr,
-                          word_const(d, (UWord)(size - 1)));
-   straddle  = word_binop(d, Iop_Xor64, Iop_Xor32, addr, last_byte);
-   straddle  = word_binop(d, Iop_Shr64, Iop_Shr32, straddle,
-                          shift_by(level->line_bits));
-   either    = word_binop(d, Iop_Or64, Iop_Or32, tag_diff, straddle);
-   return word_differs(d, either, word_const(d, 0));
+   offset     = word_binop(d, Iop_Shr64, Iop_Shr32, addr,
+                           shift_by(level->line_bits - word_bits));
+   offset     = word_binop(d, Iop_And64, Iop_And32, offset,
+                           word_const(d, level->set_mask << word_bits));
+   slot       = word_binop(d, Iop_Add64, Iop_Add32, offset,
+                           ptr_const(level->mru));
+   tag        = load_word(d, slot);
+   last_byte  = size == 1 ? addr
+                          : word_binop(d, Iop_Add64, Iop_Add32, addr,
+                                       word_const(d, (UWord)(size - 1)));
+   last_block = word_binop(d, Iop_Shr64, Iop_Shr32, last_byte,
+                           shift_by(level->line_bits));
+   not_mru    = word_differs(d, tag, last_block);
+   if (level->set_mask == 0 && size > 1) {
+      IRExpr* block = word_binop(d, Iop_Shr64, Iop_Shr32, addr,
+                                 shift_by(level->line_bits));
+      not_mru = assign(d, Ity_I1, IRExpr_Binop(Iop_Or1, not_mru,
+                                     word_differs(d, block, last_block)));
+   }
+   return not_mru;
 }
 
 /*------------------------------------------------------------*/
