@@ -205,12 +205,19 @@ static void write_body(Writer* w, CgOutputResult* res)
 /*--- Opening, writing, renaming                           ---*/
 /*------------------------------------------------------------*/
 
-/* Only a regular file (or a new one) is replaced by renaming: a name
-   like /dev/null must be written in place, never replaced. */
+/* Only a regular file (or a new one) is replaced by renaming: a device
+   such as /dev/null must be written in place, never replaced, and so
+   must a symbolic link (renaming would replace the link, not the file
+   it names). */
 static Bool may_replace_by_rename(const HChar* name)
 {
    struct vg_stat st;
-   SysRes sr = VG_(stat)(name, &st);
+   HChar link_target[8];
+   SysRes sr;
+
+   if (VG_(readlink)(name, link_target, sizeof link_target) >= 0)
+      return False;
+   sr = VG_(stat)(name, &st);
    return sr_isError(sr) || VKI_S_ISREG(st.mode);
 }
 
@@ -273,9 +280,16 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
    res->written = True;
 
    if (w->failed) {
-      VG_(umsg)("error: writing '%s' failed (disk full?); "
-                "no output file was left.\n", name);
-      VG_(unlink)(temp != NULL ? temp : name);
+      /* Only our own temporary file is removed: a name written in
+         place may be a device or a link that is not ours to delete. */
+      if (temp != NULL) {
+         VG_(umsg)("error: writing '%s' failed (disk full?); "
+                   "no output file was left.\n", name);
+         VG_(unlink)(temp);
+      } else {
+         VG_(umsg)("error: writing '%s' failed (disk full?); "
+                   "its contents are incomplete.\n", name);
+      }
    } else if (temp != NULL && VG_(rename)(temp, name) != 0) {
       VG_(umsg)("error: can't rename '%s' to '%s'\n", temp, name);
       VG_(unlink)(temp);

@@ -84,6 +84,28 @@ sub same_as_reference {
     is(join(' ', @left), 'existing.cg', 'no temporary file left after replacing');
 }
 
+# A symbolic link is written through, not replaced.
+{
+    my $dir = tempdir('cgout-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    symlink("$dir/target.cg", "$dir/link.cg") or die "symlink: $!";
+    run_ours(["--cachegrind-out-file=$dir/link.cg"], $client);
+    ok(-l "$dir/link.cg" && -f "$dir/target.cg"
+       && slurp("$dir/target.cg") =~ /\nsummary:[ \d]+\n\z/,
+       'a symlinked output name stays a link and its target gets the profile');
+}
+
+# A device that fails every write (like /dev/full) is reported and left
+# in place; only our own temporary files are ever removed.
+SKIP: {
+    my $dir = tempdir('cgout-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    skip 'mknod needs root', 2
+        unless system("mknod '$dir/full' c 1 7 2>/dev/null") == 0;
+    my $res = run_ours(["--cachegrind-out-file=$dir/full"], $client);
+    like($res->{stderr}, qr/error: writing '\Q$dir\E\/full' failed/,
+         'a failing write is reported');
+    ok(-c "$dir/full", 'the device node is not deleted');
+}
+
 # What -q, -v and --stats=yes print.
 same_as_reference('-q', ['-q'], expect_files => 1);
 {

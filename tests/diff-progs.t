@@ -1,0 +1,135 @@
+#!/usr/bin/perl
+# Differential test on the fixture programs in tests/progs: every program
+# variant is run under the system Cachegrind and under ours with
+# identical options, and exit status, client stdout, every output file
+# (byte for byte) and the normalised stderr must agree.
+#
+# Environment:
+#   CG_ALLOW_SKIP=1   skip (instead of failing) when a tool is missing
+#   CG_JOBS=N         concurrent cases (default 2)
+#   CG_ONLY=REGEX     only run cases whose label matches REGEX
+#   CG_KEEP_TMP=1     keep every run's temporary directory
+use strict;
+use warnings;
+
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Test::More;
+use CgTest qw(:all);
+
+require_tools();
+
+my $bins = eval { build_progs() };
+if (!$bins) {
+    fail('build the fixture programs');
+    diag($@);
+    done_testing();
+    exit 1;
+}
+pass('built the fixture programs');
+
+my @OPTSETS = (
+    [],
+    ['--branch-sim=yes'],
+    ['--cache-sim=no'],
+    ['--cache-sim=no', '--branch-sim=yes'],
+    ['--I1=16384,4,64', '--D1=16384,4,64', '--LL=1048576,16,64', '--branch-sim=yes'],
+    # Not a power of two in size, but a power-of-two number of sets.
+    ['--I1=32768,8,64', '--D1=49152,12,64', '--LL=3145728,12,64'],
+);
+
+# Per-program expectations and arguments.
+my %FILES  = (forker => 2, exec => 0);
+my %STATUS = (segv => 'signal 11');
+
+my @cases;
+for my $variant (sort keys %$bins) {
+    next if $variant eq 'libhot.so';
+    (my $base = $variant) =~ s/-O[0-9s]$//;
+    my @cmd = ($bins->{$variant});
+    push @cmd, $bins->{'libhot.so'} if $base eq 'dlopen_main';
+    for my $opts (@OPTSETS) {
+        my %case = (
+            label  => case_label($variant, $opts),
+            base   => $base,
+            opts   => [@$opts],
+            cmd    => \@cmd,
+            files  => exists $FILES{$base} ? $FILES{$base} : 1,
+            run    => {},
+        );
+        # chdir: no --cachegrind-out-file at all, so the default relative
+        # name cachegrind.out.<pid> must land in the start-up directory
+        # although the client has moved to /.
+        $case{run}{default_out} = 1 if $base eq 'chdir';
+        if ($base eq 'threads') {
+            # Cache/branch-predictor state depends on which thread the
+            # host kernel lets run first (see progs/threads.c); pin to one
+            # CPU and allow a few attempts to find a matching pair.
+            $case{run}{cpu}      = scalar(@cases);
+            $case{run}{attempts} = 6;
+        }
+        $case{status} = $STATUS{$base} if exists $STATUS{$base};
+        push @cases, \%case;
+    }
+    if ($base eq 'exec') {
+        # With --trace-children=yes the exec'd /bin/true is simulated too
+        # and writes the only output file (the pre-exec image writes none).
+        for my $opts ([], ['--branch-sim=yes']) {
+            my @o = ('--trace-children=yes', @$opts);
+            push @cases, { label => case_label($variant, \@o), base => $base,
+                           opts => \@o, cmd => \@cmd, files => 1, run => {} };
+        }
+    }
+}
+
+if (defined $ENV{CG_ONLY} && $ENV{CG_ONLY} ne '') {
+    my $re = qr/$ENV{CG_ONLY}/;
+    @cases = grep { $_->{label} =~ $re } @cases;
+}
+
+my ($n, $identical) = (0, 0);
+my $t0 = time;
+
+run_parallel(
+    \@cases,
+    sub {
+        my ($c) = @_;
+        return run_pair($c->{opts}, $c->{cmd}, %{ $c->{run} });
+    },
+    sub {
+        my ($c, $r) = @_;
+        $n++;
+        subtest $c->{label} => sub {
+            if ($r->{error}) {
+                fail("$c->{label}: run the case");
+                diag($r->{error});
+                return;
+            }
+            my ($ref, $ours) = ($r->{ref}, $r->{ours});
+            # Sanity checks on the reference itself, so that a broken
+            # fixture is not mistaken for agreement.
+            like($ref->{stdout}, qr/^\Q$c->{base}\E\b/m, "$c->{label}: reference client output")
+                or diag("  ref stdout: $ref->{stdout}\n  ref stderr:\n$ref->{stderr}");
+            if ($c->{status}) {
+                is(_status($ref->{status}), $c->{status}, "$c->{label}: reference exit status");
+            } else {
+                is(_status($ref->{status}), 'exit 0', "$c->{label}: reference exit status");
+            }
+            my $same = compare_runs($ref, $ours, $c->{label}, expect_files => $c->{files});
+            $identical++ if $same;
+            note("$c->{label}: matched on attempt $r->{attempts}")
+                if $r->{attempts} > 1 && $r->{matched};
+        };
+    },
+);
+
+diag(sprintf('compared %d program x option cases, %d identical (%.0fs)',
+             $n, $identical, time - $t0));
+done_testing();
+
+sub _status {
+    my ($st) = @_;
+    return 'not run' unless defined $st && $st >= 0;
+    return 'exit ' . ($st >> 8) unless $st & 127;
+    return 'signal ' . ($st & 127);
+}

@@ -1,0 +1,791 @@
+package CgTest;
+
+# Shared code for the Cachegrind differential tests.
+#
+# Every test runs the same client under two tools and compares them:
+#   * the reference: the system Valgrind's Cachegrind, always invoked as
+#     /usr/bin/valgrind --tool=cachegrind with VALGRIND_LIB removed from
+#     the environment;
+#   * ours: $TOP/vg-in-place --tool=cachegrind.
+# Each run happens in a fresh temporary directory (its cwd), and the
+# results (exit status, stdout, stderr, Cachegrind output files) are
+# returned as a hashref that compare_runs() turns into TAP assertions.
+#
+# Only core Perl modules are used.
+
+use strict;
+use warnings;
+
+use Cwd qw(abs_path);
+use Exporter qw(import);
+use Fcntl qw(:flock);
+use File::Basename qw(dirname basename);
+use File::Path qw(make_path remove_tree);
+use File::Spec;
+use File::Temp qw(tempdir);
+use POSIX qw(:sys_wait_h);
+use Storable qw(nstore retrieve);
+use Test::More ();
+use Time::HiRes qw(time sleep);
+
+our @EXPORT_OK = qw(
+    top_dir tests_dir build_root ref_valgrind ours_valgrind
+    require_tools build_progs prog_names build_one
+    run_ref run_ours run_valgrind
+    run_pair runs_match
+    parse_cgout normalise_stderr compare_runs check_banner
+    run_parallel case_label slurp spew which
+    REF_BANNER
+);
+our %EXPORT_TAGS = (all => \@EXPORT_OK);
+
+use constant REF_VALGRIND => '/usr/bin/valgrind';
+use constant REF_BANNER_TEXT => 'Cachegrind, a cache and branch-prediction profiler';
+use constant TOOL_DESC => 'a cache and branch-prediction profiler';
+
+sub REF_BANNER { return REF_BANNER_TEXT }
+
+# ---------------------------------------------------------------------------
+# Locations
+
+my $TESTS_DIR = abs_path(File::Spec->catdir(dirname(abs_path(__FILE__)), '..'));
+my $TOP       = abs_path(File::Spec->catdir($TESTS_DIR, '..'));
+
+sub top_dir       { return $TOP }
+sub tests_dir     { return $TESTS_DIR }
+sub build_root    { return File::Spec->catdir($TESTS_DIR, 'build') }
+sub ref_valgrind  { return REF_VALGRIND }
+sub ours_valgrind { return File::Spec->catfile($TOP, 'vg-in-place') }
+
+sub slurp {
+    my ($path) = @_;
+    open(my $fh, '<:raw', $path) or die "cannot read $path: $!\n";
+    local $/;
+    my $data = <$fh>;
+    close $fh;
+    return defined $data ? $data : '';
+}
+
+sub spew {
+    my ($path, $data) = @_;
+    open(my $fh, '>:raw', $path) or die "cannot write $path: $!\n";
+    print {$fh} $data;
+    close $fh or die "cannot write $path: $!\n";
+    return;
+}
+
+# Find an executable in PATH (or return undef).
+sub which {
+    my ($name) = @_;
+    return (-x $name ? $name : undef) if $name =~ m{/};
+    for my $dir (split /:/, (defined $ENV{PATH} ? $ENV{PATH} : '')) {
+        next if $dir eq '';
+        my $p = File::Spec->catfile($dir, $name);
+        return $p if -f $p && -x _;
+    }
+    return undef;
+}
+
+# ---------------------------------------------------------------------------
+# Tool availability. Without both tools a test cannot say anything; by
+# default that is a hard failure (BAIL_OUT) so CI can never go green
+# without actually running the comparison. CG_ALLOW_SKIP=1 turns it into
+# a skip for local work before the tool builds.
+
+sub require_tools {
+    my @missing;
+    push @missing, REF_VALGRIND . ' (the reference Valgrind) is not installed'
+        unless -x REF_VALGRIND;
+    push @missing, ours_valgrind() . ' does not exist (build the tool first)'
+        unless -x ours_valgrind();
+    return 1 unless @missing;
+    my $why = join('; ', @missing);
+    if (defined $ENV{CG_ALLOW_SKIP} && $ENV{CG_ALLOW_SKIP} eq '1') {
+        Test::More::plan(skip_all => "$why (CG_ALLOW_SKIP=1)");
+        exit 0;
+    }
+    Test::More::BAIL_OUT("cannot run the Cachegrind differential tests: $why. "
+                         . 'Set CG_ALLOW_SKIP=1 to skip instead of failing.');
+    exit 255;    # not reached
+}
+
+# ---------------------------------------------------------------------------
+# Fixture programs
+
+# name => extra link flags. nodebug and hotlib are handled specially.
+my %PROG_LIBS = (
+    threads     => ['-pthread'],
+    dlopen_main => ['-ldl'],
+);
+
+sub _progs_src_dir { return File::Spec->catdir($TESTS_DIR, 'progs') }
+
+# Names of the fixture sources (without .c), excluding the library.
+sub prog_names {
+    my $dir = _progs_src_dir();
+    opendir(my $dh, $dir) or die "cannot open $dir: $!\n";
+    my @names = sort map { /^(\w+)\.c$/ ? $1 : () } readdir $dh;
+    closedir $dh;
+    return grep { $_ ne 'hotlib' } @names;
+}
+
+sub _mtime { my @st = stat($_[0]); return @st ? $st[9] : undef }
+
+sub _needs_build {
+    my ($out, @deps) = @_;
+    my $t = _mtime($out);
+    return 1 unless defined $t;
+    for my $d (@deps) {
+        my $dt = _mtime($d);
+        return 1 if defined $dt && $dt >= $t;
+    }
+    return 0;
+}
+
+# Run a command, die with its output if it fails.
+sub _run_checked {
+    my (@cmd) = @_;
+    my $pid = open(my $fh, '-|') // die "fork failed: $!\n";
+    if (!$pid) {
+        open(STDERR, '>&', \*STDOUT) or POSIX::_exit(127);
+        exec { $cmd[0] } @cmd or do {
+            print "exec $cmd[0] failed: $!\n";
+            POSIX::_exit(127);
+        };
+    }
+    local $/;
+    my $out = <$fh>;
+    close $fh;
+    my $st = $?;
+    die "command failed (status $st): @cmd\n" . (defined $out ? $out : '') if $st;
+    return;
+}
+
+# Compile one output atomically (temp name + rename), so that parallel
+# test files never see a half-written binary.
+sub _compile {
+    my ($out, $post_strip, @cmd) = @_;
+    my $tmp = "$out.tmp.$$";
+    unlink $tmp;
+    _run_checked(@cmd, '-o', $tmp);
+    _run_checked('strip', $tmp) if $post_strip;
+    rename($tmp, $out) or die "rename $tmp -> $out: $!\n";
+    return;
+}
+
+# build_one($out, \@deps, @cmd): run compiler command @cmd (without -o)
+# to produce $out if $out is missing or older than any of @deps. The
+# output is written under a temporary name and renamed into place.
+sub build_one {
+    my ($out, $deps, @cmd) = @_;
+    my $dir = dirname($out);
+    make_path($dir);
+    open(my $lock, '>', File::Spec->catfile($dir, '.lock'))
+        or die "cannot create lock in $dir: $!\n";
+    flock($lock, LOCK_EX) or die "flock: $!\n";
+    _compile($out, 0, @cmd) if _needs_build($out, @$deps);
+    close $lock;
+    return $out;
+}
+
+# build_progs([$outdir]) -> { variant_name => absolute path }
+# Variants: NAME-O0 and NAME-O2 (both -g) for every fixture, 'nodebug'
+# (no -g, -O2, stripped) and 'libhot.so' (-g -O2 -fPIC -shared).
+sub build_progs {
+    my ($outdir) = @_;
+    $outdir = File::Spec->catdir(build_root(), 'progs') unless defined $outdir;
+    make_path($outdir);
+    $outdir = abs_path($outdir);
+    my $cc  = defined $ENV{CC} && $ENV{CC} ne '' ? $ENV{CC} : 'gcc';
+    my $src = _progs_src_dir();
+    my @common = (File::Spec->catfile($src, 'common.h'), abs_path(__FILE__));
+
+    open(my $lock, '>', File::Spec->catfile($outdir, '.lock'))
+        or die "cannot create lock in $outdir: $!\n";
+    flock($lock, LOCK_EX) or die "flock: $!\n";
+
+    my %built;
+    for my $name (prog_names()) {
+        my $c = File::Spec->catfile($src, "$name.c");
+        if ($name eq 'nodebug') {
+            my $out = File::Spec->catfile($outdir, 'nodebug');
+            _compile($out, 1, $cc, '-O2', '-I', $src, $c)
+                if _needs_build($out, $c, @common);
+            $built{nodebug} = $out;
+            next;
+        }
+        for my $opt ('O0', 'O2') {
+            my $out = File::Spec->catfile($outdir, "$name-$opt");
+            if (_needs_build($out, $c, @common)) {
+                _compile($out, 0, $cc, '-g', "-$opt", '-I', $src, $c,
+                         @{ $PROG_LIBS{$name} || [] });
+            }
+            $built{"$name-$opt"} = $out;
+        }
+    }
+    my $lib_c = File::Spec->catfile($src, 'hotlib.c');
+    my $lib   = File::Spec->catfile($outdir, 'libhot.so');
+    _compile($lib, 0, $cc, '-g', '-O2', '-fPIC', '-shared', $lib_c)
+        if _needs_build($lib, $lib_c, @common);
+    $built{'libhot.so'} = $lib;
+
+    flock($lock, LOCK_UN);
+    close $lock;
+    return \%built;
+}
+
+# ---------------------------------------------------------------------------
+# Running a Cachegrind
+
+# Environment variables that must never reach either Valgrind: they
+# could redirect the reference to another tool directory, or inject
+# options into one run only.
+my @SCRUB_ENV = qw(VALGRIND_LIB VALGRIND_LIB_INNER VALGRIND_OPTS
+                   VALGRIND_LAUNCHER);
+
+sub run_ref  { my ($opts, $cmd, %a) = @_; return run_valgrind('ref',  $opts, $cmd, %a) }
+sub run_ours { my ($opts, $cmd, %a) = @_; return run_valgrind('ours', $opts, $cmd, %a) }
+
+# run_valgrind($which, \@opts, \@cmd, %args)
+#   $which      'ref' or 'ours'
+#   %args:
+#     timeout   => seconds before the run is killed (default 180, or
+#                  $ENV{CG_RUN_TIMEOUT})
+#     env       => { NAME => value, ... } extra environment for the run
+#                  (value undef deletes the variable)
+#     stdin     => path to feed as standard input (default /dev/null)
+#     default_out => 1: do not add --cachegrind-out-file at all, so the
+#                  tool's default name (cachegrind.out.<pid>) is used
+#     cpu       => N: pin the run (Valgrind and everything it starts) to
+#                  CPU N (Linux/x86_64 only; silently ignored elsewhere).
+#                  Makes thread scheduling under Valgrind far more
+#                  repeatable.
+# Unless the caller passes its own --cachegrind-out-file (or
+# default_out), --cachegrind-out-file=<cwd>/cg.out.%p is added in front of
+# the caller's options. Output files are collected from the run's cwd:
+# a caller-chosen file name must therefore be relative or point there.
+sub run_valgrind {
+    my ($which, $opts, $cmd, %args) = @_;
+    die "run_valgrind: which must be ref or ours\n" unless $which =~ /^(?:ref|ours)$/;
+    my @opts = @{ $opts || [] };
+    my @cmd  = @{ $cmd  || [] };
+    die "run_valgrind: empty client command\n" unless @cmd;
+
+    my $base = tempdir('cgrun-XXXXXXXX', TMPDIR => 1, CLEANUP => 0);
+    my $cwd  = File::Spec->catdir($base, 'cwd');
+    make_path($cwd);
+    my $out_stdout = File::Spec->catfile($base, 'stdout');
+    my $out_stderr = File::Spec->catfile($base, 'stderr');
+
+    my $user_out = grep { /^--cachegrind-out-file=/ } @opts;
+    unshift @opts, "--cachegrind-out-file=$cwd/cg.out.%p"
+        unless $user_out || $args{default_out};
+
+    if ($which eq 'ref' && $args{env}) {
+        my @bad = grep { /^VALGRIND_/ } keys %{ $args{env} };
+        die "run_valgrind: refusing to pass @bad to the reference\n" if @bad;
+    }
+    my $valgrind = $which eq 'ref' ? REF_VALGRIND : ours_valgrind();
+    my @argv = ($valgrind, '--tool=cachegrind', @opts, @cmd);
+    my $timeout = $args{timeout}
+        || ($ENV{CG_RUN_TIMEOUT} && $ENV{CG_RUN_TIMEOUT} =~ /^\d+$/ ? $ENV{CG_RUN_TIMEOUT} : 180);
+    my $stdin = defined $args{stdin} ? $args{stdin} : '/dev/null';
+
+    my $t0  = time;
+    my $pid = fork();
+    die "fork failed: $!\n" unless defined $pid;
+    if ($pid == 0) {
+        # Child: own process group so a timeout can kill the whole tree.
+        setpgrp(0, 0);
+        delete @ENV{@SCRUB_ENV};
+        if (my $e = $args{env}) {
+            for my $k (sort keys %$e) {
+                if (defined $e->{$k}) { $ENV{$k} = $e->{$k} } else { delete $ENV{$k} }
+            }
+        }
+        _pin_to_cpu($args{cpu}) if defined $args{cpu};
+        chdir($cwd)                          or POSIX::_exit(126);
+        open(STDIN,  '<', $stdin)            or POSIX::_exit(126);
+        open(STDOUT, '>', $out_stdout)       or POSIX::_exit(126);
+        open(STDERR, '>', $out_stderr)       or POSIX::_exit(126);
+        exec { $argv[0] } @argv or do {
+            print STDERR "cgtest: cannot exec $argv[0]: $!\n";
+            POSIX::_exit(127);
+        };
+    }
+
+    my ($status, $timed_out) = (undef, 0);
+    while (1) {
+        my $r = waitpid($pid, WNOHANG);
+        if ($r == $pid) { $status = $?; last }
+        if ($r < 0)     { $status = -1; last }
+        if (time - $t0 > $timeout) {
+            $timed_out = 1;
+            kill 'KILL', -$pid;    # the process group we created
+            waitpid($pid, 0);
+            $status = $?;
+            last;
+        }
+        sleep 0.02;
+    }
+    my $elapsed = time - $t0;
+
+    my %res = (
+        which     => $which,
+        valgrind  => $valgrind,
+        argv      => \@argv,
+        opts      => \@opts,
+        cmd       => \@cmd,
+        status    => $status,
+        exit_code => ($status >= 0 && !($status & 127)) ? ($status >> 8) : undef,
+        signal    => ($status >= 0) ? ($status & 127) : undef,
+        timed_out => $timed_out,
+        elapsed   => $elapsed,
+        stdout    => (-e $out_stdout ? slurp($out_stdout) : ''),
+        stderr    => (-e $out_stderr ? slurp($out_stderr) : ''),
+        files     => [],
+        other_files => [],
+        tmpdir    => $base,
+    );
+
+    # Collect what the run left in its cwd.
+    opendir(my $dh, $cwd) or die "cannot open $cwd: $!\n";
+    my @names = grep { $_ ne '.' && $_ ne '..' } readdir $dh;
+    closedir $dh;
+    for my $n (@names) {
+        my $p = File::Spec->catfile($cwd, $n);
+        next unless -f $p;
+        if ($n =~ /^(?:vgcore\.\d+|core(?:\.\d+)?)$/) {    # core dumps: not compared
+            push @{ $res{other_files} }, $n;
+            next;
+        }
+        my ($fpid) = $n =~ /(\d+)$/;
+        push @{ $res{files} }, { name => $n, pid => $fpid, content => slurp($p) };
+    }
+    # Order by pid (numeric) where the name ends in one, else by name.
+    # Pairing ref and ours files by this rank pairs parent with parent
+    # and child with child (children get higher pids, barring wrap).
+    @{ $res{files} } = sort {
+        (defined $a->{pid} && defined $b->{pid}) ? ($a->{pid} <=> $b->{pid} || $a->{name} cmp $b->{name})
+                                                 : ($a->{name} cmp $b->{name})
+    } @{ $res{files} };
+
+    # A tool that resolves a relative output name against the client's
+    # current directory instead of the start-up one would write into
+    # whatever directory the client moved to (the chdir fixture goes to
+    # /). Catch, report and remove such strays for the main process.
+    $res{stray_files} = [];
+    for my $dir ('/', File::Spec->tmpdir()) {
+        for my $n ("cachegrind.out.$pid", "cg.out.$pid") {
+            my $p = File::Spec->catfile($dir, $n);
+            next unless -f $p;
+            push @{ $res{stray_files} }, $p;
+            unlink $p;
+        }
+    }
+
+    _check_banner_into(\%res);
+
+    if ($ENV{CG_KEEP_TMP}) {
+        Test::More::note("kept $which run directory $base");
+    } else {
+        remove_tree($base);
+        delete $res{tmpdir};
+    }
+    return \%res;
+}
+
+# sched_setaffinity(0, ...) through Perl's raw syscall(); x86_64 only
+# (syscall number 203), best effort.
+sub _pin_to_cpu {
+    my ($cpu) = @_;
+    require Config;
+    return unless $^O eq 'linux' && $Config::Config{archname} =~ /^x86_64/;
+    my $ncpu = 0;
+    if (open(my $fh, '<', '/proc/cpuinfo')) {
+        while (<$fh>) { $ncpu++ if /^processor\s*:/ }
+        close $fh;
+    }
+    $ncpu = 1 if $ncpu < 1;
+    $cpu %= $ncpu;
+    $cpu %= 64;
+    my $mask = pack('Q', 1 << $cpu);
+    syscall(203, 0, length($mask), $mask);
+    return;
+}
+
+# The banner is the core's first line: "==PID== <Tool>, <description>".
+sub _banners {
+    my ($stderr) = @_;
+    my $d = quotemeta(TOOL_DESC);
+    return map { /^==\d+== (.*), $d$/ ? ($1) : () } split /\n/, $stderr;
+}
+
+sub _check_banner_into {
+    my ($res) = @_;
+    my @b = _banners($res->{stderr});
+    my $quiet = grep { /^(?:-q|--quiet)$/ } @{ $res->{opts} };
+    my $err;
+    if (!@b) {
+        $err = "no '..., " . TOOL_DESC . "' banner line on stderr" unless $quiet;
+    } elsif ($res->{which} eq 'ref') {
+        my @bad = grep { $_ ne 'Cachegrind' } @b;
+        $err = "reference banner is '$bad[0], ...', expected exactly '"
+             . REF_BANNER_TEXT . "': " . REF_VALGRIND . ' is not the system Cachegrind'
+            if @bad;
+    } else {
+        my @bad = grep { $_ eq 'Cachegrind' } @b;
+        $err = "our run printed the system tool's banner '" . REF_BANNER_TEXT
+             . "': vg-in-place is not running our tool (leaked VALGRIND_LIB or wrapper?)"
+            if @bad;
+    }
+    $res->{banners}      = \@b;
+    $res->{banner_ok}    = $err ? 0 : 1;
+    $res->{banner_error} = $err;
+    return;
+}
+
+# check_banner($res, $label, [$role]): one TAP assertion on the banner
+# check. $role ('ref' or 'ours', default: the run's own) must also be the
+# tool that actually produced $res.
+sub check_banner {
+    my ($res, $label, $role) = @_;
+    $role = $res->{which} unless defined $role;
+    my $what = $role eq 'ref' ? 'reference is the system Cachegrind'
+                              : 'ours is not the system Cachegrind';
+    my $ok = $res->{banner_ok} && $res->{which} eq $role;
+    Test::More::ok($ok, "$label: $what");
+    if (!$ok) {
+        Test::More::diag("  $res->{banner_error}") if $res->{banner_error};
+        Test::More::diag("  expected a run of '$role' but got a run of '$res->{which}'")
+            if $res->{which} ne $role;
+    }
+    return $ok;
+}
+
+# runs_match($ref, $ours) -> true if the two runs agree on everything
+# compare_runs() checks (no TAP output).
+sub runs_match {
+    my ($a, $b) = @_;
+    return 0 if $a->{timed_out} || $b->{timed_out};
+    return 0 unless defined $a->{status} && defined $b->{status} && $a->{status} == $b->{status};
+    return 0 unless $a->{stdout} eq $b->{stdout};
+    return 0 unless @{ $a->{files} } == @{ $b->{files} };
+    for my $i (0 .. $#{ $a->{files} }) {
+        return 0 unless $a->{files}[$i]{content} eq $b->{files}[$i]{content};
+    }
+    return normalise_stderr($a->{stderr}) eq normalise_stderr($b->{stderr}) ? 1 : 0;
+}
+
+# run_pair(\@opts, \@cmd, %args) -> { ref => .., ours => .., attempts => n,
+#                                     matched => 0|1 }
+# Runs the reference and ours with identical options. With attempts => N
+# (for clients whose results depend on thread scheduling) it keeps
+# running pairs until some reference run and some of our runs agree, at
+# most N times; a correct tool then almost surely matches within a few
+# tries, a wrong one never does. The returned pair is a matching one if
+# found, else the first one. Other %args go to run_valgrind.
+sub run_pair {
+    my ($opts, $cmd, %args) = @_;
+    my $attempts = delete $args{attempts} || 1;
+    my (@refs, @ours);
+    for my $n (1 .. $attempts) {
+        push @refs, run_ref($opts, $cmd, %args);
+        push @ours, run_ours($opts, $cmd, %args);
+        # A banner problem is fatal for the comparison: do not retry.
+        last if !$refs[-1]{banner_ok} || !$ours[-1]{banner_ok};
+        for my $r (@refs) {
+            for my $o (@ours) {
+                return { ref => $r, ours => $o, attempts => $n, matched => 1 }
+                    if runs_match($r, $o);
+            }
+        }
+    }
+    return { ref => $refs[0], ours => $ours[0], attempts => scalar @refs, matched => 0 };
+}
+
+# ---------------------------------------------------------------------------
+# Output file parsing
+
+# parse_cgout($file or \$content) -> {
+#   desc => [..], cmd => '..', events => '..' (as written, minus the
+#   prefix), event_names => [..], costs => { "file\0fn\0line" => "c1 c2 .." },
+#   order => [ keys in file order ], summary => '..', lines => [raw lines],
+#   errors => [ problems noticed while parsing ] }
+sub parse_cgout {
+    my ($src) = @_;
+    my $text = ref $src eq 'SCALAR' ? $$src : slurp($src);
+    my %r = (desc => [], cmd => undef, events => undef, event_names => [],
+             costs => {}, order => [], summary => undef, lines => [], errors => []);
+    my @lines = split /\n/, $text, -1;
+    pop @lines if @lines && $lines[-1] eq '';    # final newline
+    push @{ $r{errors} }, 'file does not end with a newline'
+        if length($text) && substr($text, -1) ne "\n";
+    $r{lines} = \@lines;
+    my ($fl, $fn) = ('', '');
+    my $n = 0;
+    for my $l (@lines) {
+        $n++;
+        if ($l =~ /^desc: (.*)$/)            { push @{ $r{desc} }, $1 }
+        elsif ($l =~ /^cmd: ?(.*)$/)         { $r{cmd} = $1 }
+        elsif ($l =~ /^events: (.*)$/)       { $r{events} = $1; $r{event_names} = [ split ' ', $1 ] }
+        elsif ($l =~ /^summary: ?(.*)$/)     { $r{summary} = $1 }
+        elsif ($l =~ /^fl=(.*)$/)            { $fl = $1; $fn = '' }
+        elsif ($l =~ /^f[ie]=(.*)$/)         { $fl = $1 }
+        elsif ($l =~ /^fn=(.*)$/)            { $fn = $1 }
+        elsif ($l =~ /^(-?\d+)((?: [\d.]+)*)$/) {
+            my $key = join("\0", $fl, $fn, $1);
+            (my $counts = $2) =~ s/^ //;
+            if (exists $r{costs}{$key}) {
+                push @{ $r{errors} }, "line $n: duplicate cost line for $fl/$fn:$1";
+                my @a = split ' ', $r{costs}{$key};
+                my @b = split ' ', $counts;
+                $a[$_] = ($a[$_] // 0) + ($b[$_] // 0) for 0 .. $#b;
+                $r{costs}{$key} = join ' ', @a;
+            } else {
+                $r{costs}{$key} = $counts;
+                push @{ $r{order} }, $key;
+            }
+        }
+        elsif ($l eq '')                     { push @{ $r{errors} }, "line $n: blank line" }
+        else                                 { push @{ $r{errors} }, "line $n: unrecognised: $l" }
+    }
+    return \%r;
+}
+
+# ---------------------------------------------------------------------------
+# stderr normalisation
+
+# Replace pids in the ==PID== / --PID-- / **PID** prefixes and drop the
+# lines that legitimately differ between the two tools: the tool banner,
+# its copyright line and the "Using Valgrind-..." line. Everything else,
+# in particular the summary, is kept verbatim.
+sub normalise_stderr {
+    my ($text) = @_;
+    my $d = quotemeta(TOOL_DESC);
+    my @out;
+    for my $l (split /\n/, $text, -1) {
+        $l =~ s/^==\d+==/==PID==/;
+        $l =~ s/^--\d+--/--PID--/;
+        $l =~ s/^\*\*\d+\*\*/**PID**/;
+        next if $l =~ /^==PID== .*, $d$/;
+        next if $l =~ /^==PID== Copyright \(C\)/;
+        next if $l =~ /^==PID== Using Valgrind-/;
+        push @out, $l;
+    }
+    return join("\n", @out);
+}
+
+# ---------------------------------------------------------------------------
+# Comparison
+
+sub case_label {
+    my ($name, $opts) = @_;
+    my @o = @{ $opts || [] };
+    return $name . ' [' . (@o ? join(' ', @o) : 'default') . ']';
+}
+
+sub _show { my ($s) = @_; return defined $s ? $s : '(absent)' }
+
+sub _key_str { my ($k) = @_; my ($f, $fn, $l) = split /\0/, $k, 3; return "fl=$f fn=$fn line $l" }
+
+# Human-oriented description of how two output files differ.
+sub _describe_cgout_diff {
+    my ($ra, $rb, $max) = @_;
+    $max ||= 12;
+    my $a = parse_cgout(\$ra);
+    my $b = parse_cgout(\$rb);
+    my @msg;
+    for my $i (0 .. ((@{ $a->{desc} } > @{ $b->{desc} } ? $#{ $a->{desc} } : $#{ $b->{desc} }))) {
+        my ($x, $y) = ($a->{desc}[$i], $b->{desc}[$i]);
+        push @msg, "desc[$i]: ref '" . _show($x) . "' vs ours '" . _show($y) . "'"
+            if _show($x) ne _show($y);
+    }
+    for my $f (qw(cmd events summary)) {
+        push @msg, "$f: ref '" . _show($a->{$f}) . "' vs ours '" . _show($b->{$f}) . "'"
+            if _show($a->{$f}) ne _show($b->{$f});
+    }
+    push @msg, map { "ref parse: $_" } @{ $a->{errors} }[0 .. ($#{ $a->{errors} } < 4 ? $#{ $a->{errors} } : 4)];
+    push @msg, map { "ours parse: $_" } @{ $b->{errors} }[0 .. ($#{ $b->{errors} } < 4 ? $#{ $b->{errors} } : 4)];
+
+    # Differing cost entries, in reference file order then ours-only ones.
+    my %seen;
+    my @keys = grep { !$seen{$_}++ } (@{ $a->{order} }, @{ $b->{order} });
+    my ($ndiff, $shown) = (0, 0);
+    for my $k (@keys) {
+        my ($x, $y) = ($a->{costs}{$k}, $b->{costs}{$k});
+        next if defined $x && defined $y && $x eq $y;
+        $ndiff++;
+        next if $shown >= $max;
+        $shown++;
+        push @msg, _key_str($k) . ": ref " . _show($x) . " | ours " . _show($y);
+    }
+    push @msg, "... $ndiff differing cost entries in all (of "
+        . scalar(@{ $a->{order} }) . " ref / " . scalar(@{ $b->{order} }) . " ours)"
+        if $ndiff;
+
+    if (!$ndiff && !@msg) {
+        # Same content, different text: point at the first differing line.
+        my ($la, $lb) = ($a->{lines}, $b->{lines});
+        for my $i (0 .. (@$la > @$lb ? $#$la : $#$lb)) {
+            next if _show($la->[$i]) eq _show($lb->[$i]);
+            push @msg, "first differing line " . ($i + 1) . ": ref '" . _show($la->[$i])
+                . "' vs ours '" . _show($lb->[$i]) . "'";
+            last;
+        }
+        push @msg, 'files differ only in the trailing newline' unless @msg;
+    }
+    return @msg;
+}
+
+# A compact line diff: the first differing line with a little context.
+sub _describe_text_diff {
+    my ($x, $y, $ctx) = @_;
+    $ctx = 3 unless defined $ctx;
+    my @a = split /\n/, $x, -1;
+    my @b = split /\n/, $y, -1;
+    my $i = 0;
+    $i++ while $i < @a && $i < @b && $a[$i] eq $b[$i];
+    # Trim a common tail so the shown hunk is small.
+    my ($ea, $eb) = ($#a, $#b);
+    while ($ea >= $i && $eb >= $i && $a[$ea] eq $b[$eb]) { $ea--; $eb-- }
+    my $from = $i - $ctx < 0 ? 0 : $i - $ctx;
+    my @msg = sprintf('@@ first difference at line %d (ref %d lines, ours %d lines) @@',
+                      $i + 1, scalar @a, scalar @b);
+    push @msg, "  $a[$_]" for $from .. $i - 1;
+    my $lim = 20;
+    for my $k ($i .. $ea) { last if $k - $i >= $lim; push @msg, "- $a[$k]" }
+    for my $k ($i .. $eb) { last if $k - $i >= $lim; push @msg, "+ $b[$k]" }
+    my $after = ($ea + 1 > $i ? $ea + 1 : $i);
+    push @msg, "  $a[$_]" for grep { $_ < @a } $after .. $after + $ctx - 1;
+    return @msg;
+}
+
+# compare_runs($ref, $ours, $label, %opt) -> true if everything matched.
+# Emits TAP assertions (use inside a subtest for one line per case).
+#   %opt: expect_files => N  also assert the reference produced N files
+#         compare_stdout => 0 to skip the stdout comparison
+sub compare_runs {
+    my ($ref, $ours, $label, %opt) = @_;
+    my $all = 1;
+    my $t = sub { my ($ok) = @_; $all &&= $ok ? 1 : 0; return $ok };
+
+    $t->(check_banner($ref,  $label, 'ref'));
+    $t->(check_banner($ours, $label, 'ours'));
+    $t->(Test::More::ok(!$ref->{timed_out} && !$ours->{timed_out}, "$label: no timeout"))
+        or Test::More::diag("  ref timed out: $ref->{timed_out}, ours timed out: $ours->{timed_out}");
+
+    $t->(Test::More::is(_status_str($ours->{status}), _status_str($ref->{status}),
+                        "$label: exit status"))
+        or Test::More::diag("  ref stderr tail:\n" . _tail($ref->{stderr})
+                            . "\n  ours stderr tail:\n" . _tail($ours->{stderr}));
+
+    if (!exists $opt{compare_stdout} || $opt{compare_stdout}) {
+        my $ok = $t->(Test::More::ok($ref->{stdout} eq $ours->{stdout}, "$label: client stdout"));
+        Test::More::diag("  $_") for $ok ? () : _describe_text_diff($ref->{stdout}, $ours->{stdout});
+    }
+
+    if (defined $opt{expect_files}) {
+        $t->(Test::More::is(scalar @{ $ref->{files} }, $opt{expect_files},
+                            "$label: reference wrote $opt{expect_files} output file(s)"))
+            or Test::More::diag('  ref files: ' . join(' ', map { $_->{name} } @{ $ref->{files} }));
+    }
+    for my $run ($ref, $ours) {
+        my @stray = @{ $run->{stray_files} || [] };
+        $t->(Test::More::ok(!@stray, "$label: $run->{which}: no output file outside the start directory"))
+            or Test::More::diag("  found (and removed): @stray");
+    }
+    my $nf_ok = $t->(Test::More::is(scalar @{ $ours->{files} }, scalar @{ $ref->{files} },
+                                    "$label: number of output files"));
+    Test::More::diag('  ref: ' . join(' ', map { $_->{name} } @{ $ref->{files} })
+                     . '; ours: ' . join(' ', map { $_->{name} } @{ $ours->{files} }))
+        unless $nf_ok;
+    my $n = @{ $ref->{files} } < @{ $ours->{files} } ? @{ $ref->{files} } : @{ $ours->{files} };
+    for my $i (0 .. $n - 1) {
+        my ($fa, $fb) = ($ref->{files}[$i], $ours->{files}[$i]);
+        my $same = $fa->{content} eq $fb->{content};
+        $t->(Test::More::ok($same, "$label: output file #" . ($i + 1) . ' identical'));
+        next if $same;
+        Test::More::diag("  ref $fa->{name} vs ours $fb->{name}:");
+        Test::More::diag("  $_") for _describe_cgout_diff($fa->{content}, $fb->{content});
+    }
+
+    my ($sa, $sb) = (normalise_stderr($ref->{stderr}), normalise_stderr($ours->{stderr}));
+    my $ok = $t->(Test::More::ok($sa eq $sb, "$label: normalised stderr"));
+    Test::More::diag("  $_") for $ok ? () : _describe_text_diff($sa, $sb);
+    return $all;
+}
+
+sub _status_str {
+    my ($st) = @_;
+    return 'not run' unless defined $st && $st >= 0;
+    return 'exit ' . ($st >> 8) unless $st & 127;
+    return 'signal ' . ($st & 127) . (($st & 128) ? ' (core)' : '');
+}
+
+sub _tail {
+    my ($s, $n) = @_;
+    $n ||= 8;
+    my @l = split /\n/, $s;
+    @l = @l[-$n .. -1] if @l > $n;
+    return join("\n", map { "    $_" } @l);
+}
+
+# ---------------------------------------------------------------------------
+# Parallel execution
+
+# run_parallel(\@items, $worker, $on_result, [$jobs])
+# Runs $worker->($item) for every item in forked children, at most $jobs
+# (default $ENV{CG_JOBS} or 2) at a time. Each worker's return value (a
+# plain data structure) comes back through Storable and is handed to
+# $on_result->($item, $result, $index) in the parent, in item order, as
+# soon as all earlier items are done. TAP output therefore only ever comes
+# from the parent, in a fixed order.
+sub run_parallel {
+    my ($items, $worker, $on_result, $jobs) = @_;
+    $jobs = $ENV{CG_JOBS} if !defined $jobs && defined $ENV{CG_JOBS} && $ENV{CG_JOBS} =~ /^\d+$/;
+    $jobs = 2 unless defined $jobs && $jobs > 0;
+    my $dir = tempdir('cgpar-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    my (%running, %done);
+    my ($next, $emit) = (0, 0);
+    my $total = @$items;
+
+    if ($jobs == 1) {
+        for my $i (0 .. $total - 1) {
+            my $r = eval { $worker->($items->[$i]) };
+            $r = { error => "worker died: $@" } unless defined $r;
+            $on_result->($items->[$i], $r, $i);
+        }
+        return;
+    }
+
+    while ($emit < $total) {
+        while ($next < $total && keys(%running) < $jobs) {
+            my $i = $next++;
+            my $file = File::Spec->catfile($dir, "r$i");
+            my $pid = fork();
+            die "fork failed: $!\n" unless defined $pid;
+            if ($pid == 0) {
+                my $r = eval { $worker->($items->[$i]) };
+                $r = { error => "worker died: $@" } unless defined $r;
+                my $ok = eval { nstore($r, "$file.tmp"); rename("$file.tmp", $file) };
+                POSIX::_exit($ok ? 0 : 1);    # skip END blocks (Test::More)
+            }
+            $running{$pid} = $i;
+        }
+        my $pid = waitpid(-1, 0);
+        last if $pid < 0;
+        next unless exists $running{$pid};
+        my $i = delete $running{$pid};
+        my $file = File::Spec->catfile($dir, "r$i");
+        $done{$i} = -e $file ? retrieve($file) : { error => "worker for item $i failed (status $?)" };
+        unlink $file;
+        while ($emit < $total && exists $done{$emit}) {
+            $on_result->($items->[$emit], delete $done{$emit}, $emit);
+            $emit++;
+        }
+    }
+    return;
+}
+
+1;
