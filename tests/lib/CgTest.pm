@@ -304,6 +304,7 @@ sub run_valgrind {
             }
         }
         _pin_to_cpu($args{cpu}) if defined $args{cpu};
+        _no_address_randomisation();
         chdir($cwd)                          or POSIX::_exit(126);
         open(STDIN,  '<', $stdin)            or POSIX::_exit(126);
         open(STDOUT, '>', $out_stdout)       or POSIX::_exit(126);
@@ -393,6 +394,18 @@ sub run_valgrind {
         delete $res{tmpdir};
     }
     return \%res;
+}
+
+# personality(ADDR_NO_RANDOMIZE), inherited across exec: with address
+# space randomisation, where the kernel puts Valgrind's own mappings
+# (and so the client's, for 32-bit programs) varies from run to run, and
+# with it the cache sets data falls in.  Both tools get the same fixed
+# layout.  x86_64 only (syscall number 135), best effort.
+sub _no_address_randomisation {
+    require Config;
+    return unless $^O eq 'linux' && $Config::Config{archname} =~ /^x86_64/;
+    syscall(135, 0x0040000);
+    return;
 }
 
 # sched_setaffinity(0, ...) through Perl's raw syscall(); x86_64 only
