@@ -8,7 +8,10 @@
      cg_branch.c      conditional and indirect branch predictors
      cg_costs.c       cost centres, debug-info lookups, per-block tables
      cg_sim.c         run-time helpers: events -> models -> counters
-     cg_instrument.c  the IR pass: event queue and helper-call emission
+     cg_instrument.c  the IR pass: which events, in what order, when flushed
+     cg_events.h      the event type shared by the two IR modules
+     cg_deliver.c     the IR emitted for events: counters, inline checks,
+                      helper calls
      cg_output.c      the cachegrind.out file
      cg_summary.c     the stderr summary and --stats lines
 
