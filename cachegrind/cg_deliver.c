@@ -21,6 +21,8 @@
      so the simulator is called (a guarded helper call) only otherwise.
      The calls that remain happen in program order, so LL sees exactly
      the stream it would see if everything were simulated.
+   - Branch predictors are updated inline, without a call: every
+     branch changes their state, so there is no common case to skip.
    - Everything is emitted at the flush point, in queue order: a check
      always reads the state left by the previous access's call. */
 
@@ -244,7 +246,7 @@ static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
 }
 
 /* taken = guard, or its negation when the exit leaves to the next
-   instruction (VEX may lay a jcc out either way round). */
+   instruction (VEX may lay a jcc out either way round); 0 or 1. */
 static IRExpr* taken_as_word(Delivery* d, const Event* ev)
 {
    IRExpr* cond = ev->value;
@@ -253,6 +255,79 @@ static IRExpr* taken_as_word(Delivery* d, const Event* ev)
       cond = assign(d, Ity_I1, IRExpr_Unop(Iop_Not1, cond));
    return assign(d, d->word_ty,
                  IRExpr_Unop(is_64bit(d) ? Iop_1Uto64 : Iop_1Uto32, cond));
+}
+
+static IRExpr* byte_to_word(Delivery* d, IRExpr* byte)
+{
+   return assign(d, d->word_ty,
+                 IRExpr_Unop(is_64bit(d) ? Iop_8Uto64 : Iop_8Uto32, byte));
+}
+
+/* cc->count[event] += flag (a word that is 0 or 1). */
+static void add_flag_to_count(Delivery* d, CostCentre* cc, CgEvent event,
+                              IRExpr* flag)
+{
+   IRExpr* counter = ptr_const(&cc->count[event]);
+   IRExpr* flag64  = is_64bit(d) ? flag
+                     : assign(d, Ity_I64, IRExpr_Unop(Iop_32Uto64, flag));
+   IRExpr* old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter));
+   IRExpr* new = assign(d, Ity_I64, IRExpr_Binop(Iop_Add64, old, flag64));
+
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, counter, new));
+}
+
+/* The conditional predictor's update (rules in cg_branch.c), inline:
+   a dozen ALU operations and loads instead of a call per branch. */
+static void deliver_cond_branch(Delivery* d, const Event* ev)
+{
+   const CgBranchLayout* bp = cg_branch_layout();
+   IRExpr* taken   = taken_as_word(d, ev);
+   IRExpr* history = load_word(d, ptr_const(bp->cond_history));
+   IRExpr *index, *slot, *counter, *mispredicted, *next_index, *next;
+
+   index = word_binop(d, Iop_And64, Iop_And32, history,
+                      word_const(d, bp->history_mask));
+   index = word_binop(d, Iop_Shl64, Iop_Shl32, index,
+                      shift_by(bp->addr_bits));
+   index = word_binop(d, Iop_Or64, Iop_Or32, index,
+                      word_const(d, cg_branch_cond_addr_part(ev->instr->addr)));
+   slot  = word_binop(d, Iop_Add64, Iop_Add32, index,
+                      ptr_const(bp->cond_counters));
+   counter = byte_to_word(d, assign(d, Ity_I8,
+                                    IRExpr_Load(Iend_LE, Ity_I8, slot)));
+
+   /* predicted taken = counter >= 2, i.e. counter >> 1 */
+   mispredicted = word_binop(d, Iop_Shr64, Iop_Shr32, counter, shift_by(1));
+   mispredicted = word_binop(d, Iop_Xor64, Iop_Xor32, mispredicted, taken);
+
+   next_index = word_binop(d, Iop_Shl64, Iop_Shl32, counter, shift_by(1));
+   next_index = word_binop(d, Iop_Add64, Iop_Add32, next_index, taken);
+   next_index = word_binop(d, Iop_Add64, Iop_Add32, next_index,
+                           ptr_const(bp->cond_next));
+   next = assign(d, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, next_index));
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, slot, next));
+
+   history = word_binop(d, Iop_Shl64, Iop_Shl32, history, shift_by(1));
+   history = word_binop(d, Iop_Or64, Iop_Or32, history, taken);
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, ptr_const(bp->cond_history),
+                                      history));
+
+   add_flag_to_count(d, ev->instr->cc, EV_BC_MISPRED, mispredicted);
+}
+
+/* The indirect predictor's update, inline. */
+static void deliver_ind_branch(Delivery* d, const Event* ev)
+{
+   IRExpr* slot = ptr_const(cg_branch_ind_slot(ev->instr->addr));
+   IRExpr* last_target = load_word(d, slot);
+   IRExpr* differs = word_differs(d, last_target, ev->value);
+   IRExpr* mispredicted = assign(d, d->word_ty,
+                                 IRExpr_Unop(is_64bit(d) ? Iop_1Uto64
+                                                         : Iop_1Uto32,
+                                             differs));
+
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, slot, ev->value));
+   add_flag_to_count(d, ev->instr->cc, EV_BI_MISPRED, mispredicted);
 }
 
 void cg_deliver_events(Delivery* d, const Event* events, Int n)
@@ -276,13 +351,10 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
          deliver_data(d, ev, True);
          break;
       case EVT_COND_BRANCH:
-         CALL(d, cg_sim_cond_branch,
-              mkIRExprVec_2(ptr_const(ev->instr), taken_as_word(d, ev)),
-              NULL);
+         deliver_cond_branch(d, ev);
          break;
       case EVT_IND_BRANCH:
-         CALL(d, cg_sim_ind_branch,
-              mkIRExprVec_2(ptr_const(ev->instr), ev->value), NULL);
+         deliver_ind_branch(d, ev);
          break;
       }
    }

@@ -76,15 +76,3 @@ VG_REGPARM(3) void cg_sim_write_counted(InstrInfo* ii, Addr addr,
    ii->cc->count[EV_DW]++;
    simulate_data(ii, addr, size, EV_DW);
 }
-
-VG_REGPARM(2) void cg_sim_cond_branch(InstrInfo* ii, UWord taken)
-{
-   ii->cc->count[EV_BC_MISPRED]
-      += cg_branch_cond_mispredicted(ii->addr, taken != 0);
-}
-
-VG_REGPARM(2) void cg_sim_ind_branch(InstrInfo* ii, UWord target)
-{
-   ii->cc->count[EV_BI_MISPRED] += cg_branch_ind_mispredicted(ii->addr,
-                                                              target);
-}

@@ -169,10 +169,23 @@ const CgLookupStats* cg_costs_lookup_stats(void);
 /*--- Branch predictors (cg_branch.c)                      ---*/
 /*------------------------------------------------------------*/
 
+/* The predictors' state, as the inline update in compiled code needs
+   it (the rules are in cg_branch.c's header). */
+typedef struct {
+   UChar*       cond_counters;  /* [(history & mask) << addr_bits | addr] */
+   UWord*       cond_history;
+   const UChar* cond_next;      /* [counter * 2 + taken] -> next counter */
+   UWord        history_mask;
+   Int          addr_bits;
+   Addr*        ind_targets;
+} CgBranchLayout;
+
 void cg_branch_init(void);
-/* Return 1 if the prediction was wrong, else 0, and learn. */
-UWord cg_branch_cond_mispredicted(Addr instr_addr, Bool taken);
-UWord cg_branch_ind_mispredicted(Addr instr_addr, Addr target);
+const CgBranchLayout* cg_branch_layout(void);
+/* The address part of a conditional branch's counter index. */
+UWord cg_branch_cond_addr_part(Addr instr_addr);
+/* The indirect predictor's slot for a branch. */
+Addr* cg_branch_ind_slot(Addr instr_addr);
 
 /*------------------------------------------------------------*/
 /*--- Run-time helpers (cg_sim.c)                          ---*/
@@ -190,8 +203,6 @@ const struct _CacheLevel* cg_sim_d1(void);
 VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii);
 VG_REGPARM(3) void cg_sim_read(InstrInfo* ii, Addr addr, UWord size);
 VG_REGPARM(3) void cg_sim_write(InstrInfo* ii, Addr addr, UWord size);
-VG_REGPARM(2) void cg_sim_cond_branch(InstrInfo* ii, UWord taken);
-VG_REGPARM(2) void cg_sim_ind_branch(InstrInfo* ii, UWord target);
 /* Guarded accesses: counted by the helper as well. */
 VG_REGPARM(3) void cg_sim_read_counted(InstrInfo* ii, Addr addr, UWord size);
 VG_REGPARM(3) void cg_sim_write_counted(InstrInfo* ii, Addr addr,
