@@ -9,7 +9,5 @@ work="$(mktemp -d)"
 cc -g -O1 -o "$work/sample" "$top/samples/sample.c"
 cd "$work"
 "$top/vg-in-place" --tool=cachegrind --cachegrind-out-file=cachegrind.out.sample ./sample
-annotate=cg_annotate
-[ -x "$top/cg_annotate" ] && annotate="$top/cg_annotate"
-"$annotate" --auto=yes cachegrind.out.sample
+"$top/cg_annotate" --auto=yes cachegrind.out.sample
 echo "== profile kept in $work/cachegrind.out.sample"

@@ -1,0 +1,5 @@
+/* pastend.c: shorter than the profile says. */
+int count(int n)
+{
+    return n + 1;
+}

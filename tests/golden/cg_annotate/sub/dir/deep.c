@@ -1,0 +1,5 @@
+/* sub/dir/deep.c: found through -Isub/dir/. */
+int deep(int v)
+{
+    return v << 2;
+}

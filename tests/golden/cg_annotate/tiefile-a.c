@@ -1,0 +1,3 @@
+/* tiefile-a.c */
+int a_one(void) { return 1; }
+int a_two(void) { return 2; }
