@@ -20,7 +20,7 @@ static Int log2_of_power_of_two(UInt x)
    access.  In the tool's own static data they have a 32-bit address,
    which the code generator folds into the load instruction (a heap
    address costs an extra 64-bit constant load and an add). */
-#define STATIC_MRU_WORDS (1 << 17)
+#define STATIC_MRU_WORDS (1 << 13)   /* 64 KiB: L1s of up to 8192 sets */
 static UWord static_mru_pool[STATIC_MRU_WORDS];
 static UInt  static_mru_used;
 
@@ -38,18 +38,82 @@ static UWord* alloc_mru_mirror(UInt n_sets)
    return mirror;
 }
 
+/* Narrow tags only pay where the tag array is big, and only levels that
+   compiled code never reads may use them. */
+#define NARROW_TAGS_FROM (1 << 16)
+
+#define NO_BLOCK 0u
+
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
-                         const HChar* name)
+                         const HChar* name, Bool mirrored)
 {
    UInt n_sets = (UInt)geom->size / ((UInt)geom->line_size * geom->assoc);
    SizeT n_tags = (SizeT)n_sets * geom->assoc;
+   Int way;
 
    level->name      = name;
    level->assoc     = geom->assoc;
    level->line_bits = log2_of_power_of_two(geom->line_size);
+   level->set_bits  = log2_of_power_of_two(n_sets);
    level->set_mask  = n_sets - 1;
-   tl_assert((n_sets & (n_sets - 1)) == 0);
-   level->tags = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UWord));
-   VG_(memset)(level->tags, 0, n_tags * sizeof(UWord));
-   level->mru = alloc_mru_mirror(n_sets);
+   level->mru = mirrored ? alloc_mru_mirror(n_sets) : NULL;
+   if (mirrored || n_tags < NARROW_TAGS_FROM) {
+      level->narrow = NULL;
+      level->tags = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UWord));
+      VG_(memset)(level->tags, 0, n_tags * sizeof(UWord));
+      return;
+   }
+   level->tags = NULL;
+   level->narrow = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UInt));
+   VG_(memset)(level->narrow, NO_BLOCK, n_tags * sizeof(UInt));
+   for (way = 0; way < level->assoc; way++)
+      level->narrow[way] = 1;          /* set 0 holds block 0 */
+}
+
+/* Full-width tags from here on; exact, because a narrow tag and its set
+   index give back the block number. */
+static void widen_tags(CacheLevel* level)
+{
+   SizeT n_tags = (level->set_mask + 1) * (SizeT)level->assoc;
+   UWord* tags = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UWord));
+   SizeT i;
+
+   for (i = 0; i < n_tags; i++) {
+      UInt n = level->narrow[i];
+      UWord set_index = i / level->assoc;
+      tags[i] = n == NO_BLOCK ? 0
+                : ((UWord)(n - 1) << level->set_bits) | set_index;
+   }
+   VG_(free)(level->narrow);
+   level->narrow = NULL;
+   level->tags = tags;
+}
+
+Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block)
+{
+   UWord high = block >> level->set_bits;
+   UInt* set;
+   UInt tag;
+   Int way, k;
+
+   if (high >= 0xFFFFFFFFul) {
+      widen_tags(level);
+      return cg_cache_block_missed(level, block);
+   }
+   tag = (UInt)high + 1;
+   set = level->narrow + (block & level->set_mask) * level->assoc;
+   if (LIKELY(set[0] == tag))
+      return False;
+   for (way = 1; way < level->assoc; way++) {
+      if (set[way] == tag) {
+         for (k = way; k > 0; k--)
+            set[k] = set[k - 1];
+         set[0] = tag;
+         return False;
+      }
+   }
+   for (k = level->assoc - 1; k > 0; k--)
+      set[k] = set[k - 1];
+   set[0] = tag;
+   return True;
 }

@@ -19,16 +19,21 @@
 #include "cg_tool.h"
 
 typedef struct _CacheLevel {
-   UWord*       tags;       /* n_sets * assoc block numbers */
-   UWord*       mru;        /* n_sets: a copy of each set's first tag */
+   UWord*       tags;       /* n_sets * assoc block numbers, or NULL */
+   UInt*        narrow;     /* or the same in half the memory (see below) */
+   UWord*       mru;        /* n_sets: a copy of each set's first tag,
+                               or NULL if compiled code never reads it */
    UWord        set_mask;   /* n_sets - 1 (n_sets is a power of two) */
+   Int          set_bits;   /* log2(n_sets) */
    Int          line_bits;  /* log2(line size) */
    Int          assoc;
    const HChar* name;
 } CacheLevel;
 
+/* `mirrored`: keep the MRU mirror that compiled code reads (the L1s;
+   LL is only ever reached through the simulator). */
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
-                         const HChar* name);
+                         const HChar* name, Bool mirrored);
 
 /* Where the MRU tag of `block`'s set is mirrored.  The mirror array
    never moves and has one word per set, so compiled code can find a
@@ -39,18 +44,29 @@ static inline UWord* cg_cache_mru_slot(const CacheLevel* level, UWord block)
    return level->mru + (block & level->set_mask);
 }
 
+/* A large LL keeps its tags in 32 bits: the block number without its
+   set-index bits, plus one, so that 0 means "no block" -- every set but
+   set 0 starts with no block, set 0 with block 0, which is what all-zero
+   block numbers mean.  A block too high to encode (far above any user
+   address) converts the level to full-width tags for good. */
+Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block);
+
 /* Touch one block; True if it was not present.  A hit on the MRU way
    changes nothing, so it returns before any loop or store: most
    accesses end there. */
 static inline Bool cg_cache_block_missed(CacheLevel* level, UWord block)
 {
    UWord set_index = block & level->set_mask;
-   UWord* set = level->tags + set_index * level->assoc;
+   UWord* set;
    Int way, k;
 
+   if (level->narrow != NULL)
+      return cg_cache_narrow_block_missed(level, block);
+   set = level->tags + set_index * level->assoc;
    if (LIKELY(set[0] == block))
       return False;
-   level->mru[set_index] = block;
+   if (level->mru != NULL)
+      level->mru[set_index] = block;
    for (way = 1; way < level->assoc; way++) {
       if (set[way] == block) {
          for (k = way; k > 0; k--)

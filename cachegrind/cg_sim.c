@@ -18,9 +18,9 @@ static CacheLevel I1, D1, LL;
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                  const CacheGeometry* ll)
 {
-   cg_cache_level_init(&I1, i1, "I1");
-   cg_cache_level_init(&D1, d1, "D1");
-   cg_cache_level_init(&LL, ll, "LL");
+   cg_cache_level_init(&I1, i1, "I1", True);
+   cg_cache_level_init(&D1, d1, "D1", True);
+   cg_cache_level_init(&LL, ll, "LL", False);
 }
 
 const CacheLevel* cg_sim_i1(void) { return &I1; }
