@@ -216,21 +216,40 @@ static IRExpr* not_mru_access(Delivery* d, const CacheLevel* level,
 /*--- Events                                               ---*/
 /*------------------------------------------------------------*/
 
+/* True unless every line the instruction occupies is the MRU way of its
+   set.  A fetch that straddles two lines is a no-op hit when both are;
+   with a single set they cannot both be, so it always goes to the
+   simulator. */
+static IRExpr* fetch_not_mru(Delivery* d, const CacheLevel* i1, UWord first,
+                             UWord last, Bool first_known_mru)
+{
+   IRExpr* last_not_mru;
+
+   if (first == last)
+      return not_mru_const(d, i1, first);
+   if (i1->set_mask == 0)
+      return NULL;
+   last_not_mru = not_mru_const(d, i1, last);
+   if (first_known_mru)
+      return last_not_mru;
+   return assign(d, Ity_I1, IRExpr_Binop(Iop_Or1, not_mru_const(d, i1, first),
+                                         last_not_mru));
+}
+
 static void deliver_fetch(Delivery* d, const Event* ev)
 {
    const CacheLevel* i1 = cg_sim_i1();
    InstrInfo* ii = ev->instr;
    UWord first = ii->addr >> i1->line_bits;
    UWord last  = (ii->addr + ii->len - 1) >> i1->line_bits;
-   Bool same_line_as_before = d->have_last_fetch && first == last
-                              && first == d->last_fetch_block;
+   Bool first_known_mru = d->have_last_fetch && first == d->last_fetch_block;
 
-   if (!cg_clo.cache_sim || same_line_as_before)
+   if (!cg_clo.cache_sim || (first == last && first_known_mru))
       return;
    d->have_last_fetch = True;
    d->last_fetch_block = last;
    CALL(d, cg_sim_fetch, mkIRExprVec_1(ptr_const(ii)),
-        first == last ? not_mru_const(d, i1, first) : NULL);
+        fetch_not_mru(d, i1, first, last, first_known_mru));
 }
 
 static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
