@@ -29,6 +29,9 @@ use File::Spec;
 use File::Temp qw(tempdir);
 use POSIX qw(WIFEXITED WEXITSTATUS WIFSIGNALED WTERMSIG);
 use Test::More;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use CgTest qw(slurp spew);
 use Time::HiRes qw(time);
 
 my $TESTS   = dirname(abs_path(__FILE__));
@@ -46,23 +49,6 @@ my $ours = find_or_build_ours();
 
 # ---------------------------------------------------------------------------
 # Helpers
-
-sub slurp {
-    my ($path) = @_;
-    open(my $fh, '<:raw', $path) or die "cannot read $path: $!\n";
-    local $/;
-    my $data = <$fh>;
-    close $fh;
-    return defined $data ? $data : '';
-}
-
-sub spew {
-    my ($path, $data) = @_;
-    open(my $fh, '>:raw', $path) or die "cannot write $path: $!\n";
-    print {$fh} $data;
-    close $fh or die "cannot write $path: $!\n";
-    return;
-}
 
 # Our binary: $TOP/cg_merge, or (when missing or older than its source)
 # a fresh build of cg_merge.c in a temporary directory.
