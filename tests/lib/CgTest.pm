@@ -260,6 +260,8 @@ sub run_ours { my ($opts, $cmd, %a) = @_; return run_valgrind('ours', $opts, $cm
 #                  CPU N (Linux/x86_64 only; silently ignored elsewhere).
 #                  Makes thread scheduling under Valgrind far more
 #                  repeatable.
+#     launcher  => path: run this valgrind launcher instead of
+#                  ./vg-in-place (ours only; an installed copy, say)
 # Unless the caller passes its own --cachegrind-out-file (or
 # default_out), --cachegrind-out-file=<cwd>/cg.out.%p is added in front of
 # the caller's options. Output files are collected from the run's cwd:
@@ -285,7 +287,9 @@ sub run_valgrind {
         my @bad = grep { /^VALGRIND_/ } keys %{ $args{env} };
         die "run_valgrind: refusing to pass @bad to the reference\n" if @bad;
     }
-    my $valgrind = $which eq 'ref' ? REF_VALGRIND : ours_valgrind();
+    die "run_valgrind: launcher is for our tool only\n"
+        if $which eq 'ref' && $args{launcher};
+    my $valgrind = $which eq 'ref' ? REF_VALGRIND : ($args{launcher} || ours_valgrind());
     my @argv = ($valgrind, '--tool=cachegrind', @opts, @cmd);
     my $timeout = $args{timeout}
         || ($ENV{CG_RUN_TIMEOUT} && $ENV{CG_RUN_TIMEOUT} =~ /^\d+$/ ? $ENV{CG_RUN_TIMEOUT} : 180);
