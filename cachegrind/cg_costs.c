@@ -341,3 +341,18 @@ UInt cg_costs_n_strings(void)     { return string_count; }
 UInt cg_costs_n_centres(void)     { return cc_count; }
 UInt cg_costs_n_live_blocks(void) { return VG_(HT_count_nodes)(block_table); }
 const CgLookupStats* cg_costs_lookup_stats(void) { return &lookup_stats; }
+
+void cg_costs_for_each(void (*fn)(CostCentre* cc, void* arg), void* arg)
+{
+   UInt b;
+   CostCentre* cc;
+
+   for (b = 0; b < cc_n_buckets; b++)
+      for (cc = cc_buckets[b]; cc != NULL; cc = cc->hash_next)
+         fn(cc, arg);
+}
+
+Int cg_costs_order(const CostCentre* a, const CostCentre* b)
+{
+   return cc_order(&a, &b);
+}

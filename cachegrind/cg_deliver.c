@@ -125,6 +125,19 @@ static Int counted_event(const Event* ev)
    return EV_IR; /* not reached */
 }
 
+/* 1, or with --toggle-collect whether events are being collected
+   (a word that is 0 or 1), as a 64-bit value. */
+static IRExpr* executions_increment(Delivery* d)
+{
+   IRExpr* flag;
+
+   if (!cg_control_toggling())
+      return IRExpr_Const(IRConst_U64(1));
+   flag = load_word(d, ptr_const(cg_control_collecting_word()));
+   return is_64bit(d) ? flag
+                      : assign(d, Ity_I64, IRExpr_Unop(Iop_32Uto64, flag));
+}
+
 /* Registers the group's (cost centre, event) pairs and emits
    `executions += 1`. */
 static void emit_group_counter(Delivery* d, const Event* events, Int n)
@@ -155,8 +168,33 @@ static void emit_group_counter(Delivery* d, const Event* events, Int n)
    counter_addr = ptr_const(&group->executions);
    old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter_addr));
    new = assign(d, Ity_I64, IRExpr_Binop(Iop_Add64, old,
-                                         IRExpr_Const(IRConst_U64(1))));
+                                         executions_increment(d)));
    addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, counter_addr, new));
+}
+
+/* --interval-size: instructions executed += the group's fetches, and
+   the interval ends (a call) once the count reaches the boundary.
+   Emitted after the group's events, so the interval includes them. */
+static void emit_interval_step(Delivery* d, const Event* events, Int n)
+{
+   ULong fetches = 0;
+   IRExpr *executed_addr, *old, *new, *boundary, *reached;
+   Int i;
+
+   for (i = 0; i < n; i++)
+      fetches += events[i].kind == EVT_FETCH;
+   if (fetches == 0)
+      return;
+   executed_addr = ptr_const(cg_intervals_executed_word());
+   old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, executed_addr));
+   new = assign(d, Ity_I64, IRExpr_Binop(Iop_Add64, old,
+                                         IRExpr_Const(IRConst_U64(fetches))));
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, executed_addr, new));
+   boundary = assign(d, Ity_I64,
+                     IRExpr_Load(Iend_LE, Ity_I64,
+                                 ptr_const(cg_intervals_boundary_word())));
+   reached = assign(d, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, boundary, new));
+   CALL(d, cg_intervals_boundary, mkIRExprVec_0(), reached);
 }
 
 /*------------------------------------------------------------*/
@@ -286,12 +324,19 @@ static IRExpr* byte_to_word(Delivery* d, IRExpr* byte)
 static void add_flag_to_count(Delivery* d, CostCentre* cc, CgEvent event,
                               IRExpr* flag)
 {
-   IRExpr* counter = ptr_const(&cc->count[event]);
-   IRExpr* flag64  = is_64bit(d) ? flag
-                     : assign(d, Ity_I64, IRExpr_Unop(Iop_32Uto64, flag));
-   IRExpr* old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter));
-   IRExpr* new = assign(d, Ity_I64, IRExpr_Binop(Iop_Add64, old, flag64));
+   IRExpr* counter;
+   IRExpr* flag64;
 
+   if (cg_control_toggling())
+      flag = word_binop(d, Iop_And64, Iop_And32, flag,
+                        load_word(d, ptr_const(cg_control_collecting_word())));
+   counter = ptr_const(&cc->count[event]);
+   flag64  = is_64bit(d) ? flag
+                     : assign(d, Ity_I64, IRExpr_Unop(Iop_32Uto64, flag));
+   IRExpr *old, *new;
+
+   old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter));
+   new = assign(d, Ity_I64, IRExpr_Binop(Iop_Add64, old, flag64));
    addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, counter, new));
 }
 
@@ -377,6 +422,8 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
          break;
       }
    }
+   if (cg_intervals_enabled())
+      emit_interval_step(d, events, n);
 }
 
 /* Rare (guarded loads and stores), so counted by the helper itself. */
@@ -389,4 +436,52 @@ void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
       CALL(d, cg_sim_write_counted, args, guard);
    else
       CALL(d, cg_sim_read_counted, args, guard);
+}
+
+/*------------------------------------------------------------*/
+/*--- Collection control and basic block vectors           ---*/
+/*------------------------------------------------------------*/
+
+static IRExpr* stack_pointer(Delivery* d, Int offset_sp)
+{
+   return assign(d, d->word_ty, IRExpr_Get(offset_sp, d->word_ty));
+}
+
+/* --toggle-collect, at a block's start: if the stack pointer is above
+   the innermost active function's entry value, that function (and
+   maybe others) has ended. */
+void cg_deliver_sp_check(Delivery* d, Int offset_sp)
+{
+   IRExpr* sp = stack_pointer(d, offset_sp);
+   IRExpr* entry_sp = load_word(d, ptr_const(cg_control_innermost_entry_sp()));
+   IRExpr* above = assign(d, Ity_I1, IRExpr_Binop(is_64bit(d) ? Iop_CmpLT64U
+                                                             : Iop_CmpLT32U,
+                                                 entry_sp, sp));
+
+   CALL(d, cg_control_check_sp, mkIRExprVec_1(sp), above);
+}
+
+/* --toggle-collect, at the first instruction of a matching function. */
+void cg_deliver_toggle_enter(Delivery* d, Int offset_sp)
+{
+   CALL(d, cg_control_enter, mkIRExprVec_1(stack_pointer(d, offset_sp)),
+        NULL);
+}
+
+/* --bb-out-file: a run of `n_instrs` instructions of the block is
+   about to execute. */
+void cg_deliver_bbv_run(Delivery* d, struct _BbvBlock* block, UInt n_instrs,
+                        UInt n_fldcw)
+{
+   tl_assert(n_instrs <= 0xFFFF && n_fldcw <= n_instrs);
+   CALL(d, cg_bbv_run,
+        mkIRExprVec_2(ptr_const(block),
+                      mkIRExpr_HWord((HWord)(n_instrs | (n_fldcw << 16)))),
+        NULL);
+}
+
+/* --bb-out-file: an iteration of a rep-prefixed instruction. */
+void cg_deliver_bbv_rep(Delivery* d, struct _BbvBlock* rep)
+{
+   CALL(d, cg_bbv_rep, mkIRExprVec_1(ptr_const(rep)), NULL);
 }

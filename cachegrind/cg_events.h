@@ -51,4 +51,11 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n);
 void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
                                IRExpr* addr, Int size, IRExpr* guard);
 
+/* Collection control (cg_control.c) and basic block vectors (cg_bbv.c). */
+void cg_deliver_sp_check(Delivery* d, Int offset_sp);
+void cg_deliver_toggle_enter(Delivery* d, Int offset_sp);
+void cg_deliver_bbv_run(Delivery* d, struct _BbvBlock* block, UInt n_instrs,
+                        UInt n_fldcw);
+void cg_deliver_bbv_rep(Delivery* d, struct _BbvBlock* rep);
+
 #endif /* CG_EVENTS_H */

@@ -36,6 +36,8 @@
 
 typedef struct {
    IRSB*      out;
+   Int        offset_sp;      /* guest stack pointer in the guest state */
+   struct _BbvBlock* bbv_block; /* --bb-out-file, else NULL */
    Delivery   delivery;
    BlockInfo* block;
    UInt       n_instrs_seen;
@@ -177,6 +179,13 @@ static Int capped(Int size)
    return size > min_line_size ? min_line_size : size;
 }
 
+/* The call that notes an iteration of a rep-prefixed instruction. */
+static void bbv_rep_check(Pass* p, Addr instr_addr)
+{
+   if (p->bbv_block != NULL && cg_bbv_is_rep_string_instr(instr_addr))
+      cg_deliver_bbv_rep(&p->delivery, cg_bbv_rep_for(instr_addr));
+}
+
 static void start_instruction(Pass* p, const IRStmt* st)
 {
    InstrInfo* ii;
@@ -194,6 +203,12 @@ static void start_instruction(Pass* p, const IRStmt* st)
    ii->len  = len;
    ii->cc   = cg_costs_for_instr(ii->addr);
    p->current = ii;
+   bbv_rep_check(p, ii->addr);
+   if (cg_control_is_toggle_entry(ii->addr)) {
+      /* Events before the entry are collected (or not) as before it. */
+      flush_events(p);
+      cg_deliver_toggle_enter(&p->delivery, p->offset_sp);
+   }
    add_fetch(p);
 }
 
@@ -307,6 +322,29 @@ static UInt count_instrs(const IRSB* sb)
    return n;
 }
 
+/* --bb-out-file: counts the instructions from statement `from` up to
+   the next side exit (or the end), other than rep-prefixed string
+   instructions (counted apart, see cg_bbv.c), and emits the call that
+   adds them when that run starts. */
+static void bbv_run_from(Pass* p, const IRSB* sb, Int from)
+{
+   UInt n_plain = 0, n_fldcw = 0;
+   Int i;
+
+   for (i = from; i < sb->stmts_used && sb->stmts[i]->tag != Ist_Exit; i++) {
+      Addr a;
+      if (sb->stmts[i]->tag != Ist_IMark)
+         continue;
+      a = (Addr)sb->stmts[i]->Ist.IMark.addr;
+      if (cg_bbv_is_rep_string_instr(a))
+         continue;
+      n_plain++;
+      n_fldcw += cg_bbv_is_fldcw(a);
+   }
+   if (n_plain > 0)
+      cg_deliver_bbv_run(&p->delivery, p->bbv_block, n_plain, n_fldcw);
+}
+
 IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
                     const VexGuestLayout* layout,
                     const VexGuestExtents* vge,
@@ -315,12 +353,18 @@ IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
 {
    Pass p;
    Int i = 0;
+   UInt n_instrs;
 
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
+   /* Stopped: no counting, no simulation, not even the counters. */
+   if (!cg_control_instrumenting())
+      return sb_in;
 
+   n_instrs   = count_instrs(sb_in);
    p.out      = deepCopyIRSBExceptStmts(sb_in);
-   p.block    = cg_costs_new_block(closure->nraddr, count_instrs(sb_in));
+   p.offset_sp = layout->offset_SP;
+   p.block    = cg_costs_new_block(closure->nraddr, n_instrs);
    cg_deliver_start(&p.delivery, p.out, gWordTy, p.block);
    p.n_instrs_seen = 0;
    p.current  = NULL;
@@ -329,6 +373,13 @@ IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
    /* Statements before the first IMark belong to no instruction. */
    while (i < sb_in->stmts_used && sb_in->stmts[i]->tag != Ist_IMark)
       addStmtToIRSB(p.out, sb_in->stmts[i++]);
+   if (cg_control_toggling())
+      cg_deliver_sp_check(&p.delivery, p.offset_sp);
+   p.bbv_block = NULL;
+   if (cg_bbv_enabled() && i < sb_in->stmts_used) {
+      p.bbv_block = cg_bbv_block_for((Addr)sb_in->stmts[i]->Ist.IMark.addr);
+      bbv_run_from(&p, sb_in, i);
+   }
 
    for (; i < sb_in->stmts_used; i++) {
       IRStmt* st = sb_in->stmts[i];
@@ -336,6 +387,8 @@ IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          continue;
       add_events_for(&p, sb_in->tyenv, st);
       addStmtToIRSB(p.out, st);
+      if (st->tag == Ist_Exit && p.bbv_block != NULL)
+         bbv_run_from(&p, sb_in, i + 1);
    }
 
    /* An indirect jump or call ends the block with a computed target;

@@ -53,6 +53,16 @@ static void cg_post_clo_init(void)
       VG_(exit)(1);
    }
 
+   cg_control_init();
+   cg_intervals_init();
+   cg_bbv_init();
+   if (cg_bbv_enabled()) {
+      /* Vectors count VEX's basic blocks as exp-bbv sees them: one
+         straight-line run per superblock. */
+      VG_(clo_vex_control).guest_chase = False;
+      VG_(clo_vex_control).iropt_unroll_thresh = 0;
+   }
+
    cg_costs_init();
    cg_sim_init(&sim_I1, &sim_D1, &sim_LL);
    cg_branch_init();
@@ -63,10 +73,18 @@ static void cg_fini(Int exit_code)
 {
    CgOutputResult result;
 
+   cg_intervals_fini();
+   cg_bbv_fini();
    cg_costs_fold_all();
    cg_output_write(&sim_I1, &sim_D1, &sim_LL, &result);
    cg_summary_print(&result);
    cg_summary_print_stats(&result);
+}
+
+static void cg_thread_runs(ThreadId tid, ULong blocks_done)
+{
+   cg_control_thread_runs(tid, blocks_done);
+   cg_bbv_thread_runs(tid);
 }
 
 static void cg_discard_superblock(Addr orig_addr, VexGuestExtents vge)
@@ -92,6 +110,8 @@ static void cg_pre_clo_init(void)
 
    VG_(basic_tool_funcs)(cg_post_clo_init, cg_instrument, cg_fini);
    VG_(needs_superblock_discards)(cg_discard_superblock);
+   VG_(needs_client_requests)(cg_control_client_request);
+   VG_(track_start_client_code)(cg_thread_runs);
    VG_(needs_command_line_options)(cg_options_process,
                                    cg_options_print_usage,
                                    cg_options_print_debug_usage);

@@ -19,6 +19,32 @@ void cg_options_set_defaults(void)
    cg_clo.cache_sim       = True;
    cg_clo.branch_sim      = False;
    cg_clo.out_file_format = "cachegrind.out.%p";
+   cg_clo.instr_at_start  = True;
+   cg_clo.intervals_out_file = "cachegrind.intervals.%p";
+   cg_clo.bb_interval_size = 100000000;
+   cg_clo.pc_out_file     = "pc.out.%p";
+}
+
+/* A positive instruction count, with an optional k, M or G suffix
+   (powers of 1000).  Ends the run with a message if malformed. */
+static ULong parse_instruction_count(const HChar* arg, const HChar* value)
+{
+   HChar* end;
+   Long n = VG_(strtoll10)(value, &end);
+   ULong scale = 1;
+
+   switch (*end) {
+   case 'k': case 'K': scale = 1000ULL;       end++; break;
+   case 'M': case 'm': scale = 1000000ULL;    end++; break;
+   case 'G': case 'g': scale = 1000000000ULL; end++; break;
+   default: break;
+   }
+   if (end == value || *end != '\0' || n <= 0
+       || (ULong)n > 0xFFFFFFFFFFFFULL / scale)
+      VG_(fmsg_bad_option)(arg, "expected a positive number of "
+                           "instructions, optionally with a k, M or G "
+                           "suffix\n");
+   return (ULong)n * scale;
 }
 
 /* One integer as Valgrind's strtoll10 reads it (spaces, sign, digits;
@@ -90,6 +116,22 @@ Bool cg_options_process(const HChar* arg)
    else if VG_STR_CLO(arg, "--cachegrind-out-file", cg_clo.out_file_format) {}
    else if VG_BOOL_CLO(arg, "--cache-sim",  cg_clo.cache_sim)  {}
    else if VG_BOOL_CLO(arg, "--branch-sim", cg_clo.branch_sim) {}
+   else if VG_BOOL_CLO(arg, "--instr-at-start", cg_clo.instr_at_start) {}
+   else if VG_STR_CLO(arg, "--toggle-collect", value) {
+      if (cg_clo.n_toggle_patterns == CG_MAX_TOGGLE_PATTERNS)
+         VG_(fmsg_bad_option)(arg, "at most %d --toggle-collect patterns\n",
+                              CG_MAX_TOGGLE_PATTERNS);
+      if (value[0] == '\0')
+         VG_(fmsg_bad_option)(arg, "the pattern is empty\n");
+      cg_clo.toggle_patterns[cg_clo.n_toggle_patterns++] = value;
+   }
+   else if VG_STR_CLO(arg, "--interval-size", value)
+      cg_clo.interval_size = parse_instruction_count(arg, value);
+   else if VG_STR_CLO(arg, "--intervals-out-file", cg_clo.intervals_out_file) {}
+   else if VG_STR_CLO(arg, "--bb-out-file", cg_clo.bb_out_file) {}
+   else if VG_STR_CLO(arg, "--bb-interval-size", value)
+      cg_clo.bb_interval_size = parse_instruction_count(arg, value);
+   else if VG_STR_CLO(arg, "--pc-out-file", cg_clo.pc_out_file) {}
    else
       return False;
    return True;
@@ -104,6 +146,26 @@ void cg_options_print_usage(void)
 "    --cache-sim=yes|no               collect cache stats? [yes]\n"
 "    --branch-sim=yes|no              collect branch prediction stats? [no]\n"
 "    --cachegrind-out-file=<file>     output file name [cachegrind.out.%%p]\n"
+"\n"
+"  what is counted when:\n"
+"    --instr-at-start=yes|no          count and simulate from the start? [yes]\n"
+"                                     (client requests in <valgrind/cachegrind.h>\n"
+"                                     CACHEGRIND_START/STOP_INSTRUMENTATION switch it)\n"
+"    --toggle-collect=<pattern>       count only while a function matching\n"
+"                                     <pattern> (wildcards * and ?) is active;\n"
+"                                     may be given several times [off]\n"
+"\n"
+"  phase profile:\n"
+"    --interval-size=<n>[k|M|G]       write one record of every event per <n>\n"
+"                                     instructions, for cg_phases [off]\n"
+"    --intervals-out-file=<file>      its name [cachegrind.intervals.%%p]\n"
+"\n"
+"  SimPoint basic block vectors:\n"
+"    --bb-out-file=<file>             write them to <file> (threads other than\n"
+"                                     the first to <file>.<tid>) [off]\n"
+"    --bb-interval-size=<n>[k|M|G]    instructions per vector [100000000]\n"
+"    --pc-out-file=<file>             block ids -> addresses and functions\n"
+"                                     [pc.out.%%p]\n"
    );
 }
 

@@ -128,7 +128,7 @@ static void write_cmd(Writer* w)
 }
 
 /* Which counters the file carries, in output order. */
-static Bool event_selected(CgEvent ev)
+Bool cg_output_event_selected(CgEvent ev)
 {
    if (ev == EV_IR)
       return True;
@@ -143,7 +143,7 @@ static void write_events(Writer* w)
 
    put_str(w, "events:");
    for (ev = 0; ev < CG_N_EVENTS; ev++) {
-      if (event_selected(ev)) {
+      if (cg_output_event_selected(ev)) {
          put_str(w, " ");
          put_str(w, cg_event_names[ev]);
       }
@@ -159,12 +159,21 @@ static void write_counts(Writer* w, const ULong* count)
 {
    Int ev;
    for (ev = 0; ev < CG_N_EVENTS; ev++) {
-      if (event_selected(ev)) {
+      if (cg_output_event_selected(ev)) {
          put_str(w, " ");
          put_ulong(w, count[ev]);
       }
    }
    put_str(w, "\n");
+}
+
+static Bool all_zero(const ULong* count)
+{
+   Int ev;
+   for (ev = 0; ev < CG_N_EVENTS; ev++)
+      if (count[ev] != 0)
+         return False;
+   return True;
 }
 
 static void write_body(Writer* w, CgOutputResult* res)
@@ -178,6 +187,10 @@ static void write_body(Writer* w, CgOutputResult* res)
    for (i = 0; i < n; i++) {
       const CostCentre* cc = all[i];
       Bool new_file = (file == NULL || cc->file != file);
+      /* Code that ran only while nothing was collected would fill the
+         file with zero lines; a full run never has any to skip. */
+      if (cg_control_partial() && all_zero(cc->count))
+         continue;
       if (new_file) {
          put_str(w, "fl=");
          put_str(w, cc->file);

@@ -15,12 +15,17 @@
 
 static CacheLevel I1, D1, LL;
 
+/* 1, or 0 while --toggle-collect is not collecting: the caches are
+   simulated either way, but only collected misses are counted. */
+static const UWord* collecting;
+
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                  const CacheGeometry* ll)
 {
    cg_cache_level_init(&I1, i1, "I1", True);
    cg_cache_level_init(&D1, d1, "D1", True);
    cg_cache_level_init(&LL, ll, "LL", False);
+   collecting = cg_control_collecting_word();
 }
 
 const CacheLevel* cg_sim_i1(void) { return &I1; }
@@ -35,9 +40,9 @@ VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii)
    CostCentre* cc = ii->cc;
 
    if (cg_cache_ref_missed(&I1, ii->addr, (UChar)ii->len)) {
-      cc->count[EV_I1_MISS]++;
+      cc->count[EV_I1_MISS] += *collecting;
       if (cg_cache_ref_missed(&LL, ii->addr, (UChar)ii->len))
-         cc->count[EV_LLI_MISS]++;
+         cc->count[EV_LLI_MISS] += *collecting;
    }
 }
 
@@ -48,9 +53,9 @@ static inline void simulate_data(const InstrInfo* ii, Addr addr,
    CostCentre* cc = ii->cc;
 
    if (cg_cache_ref_missed(&D1, addr, (UChar)size)) {
-      cc->count[first + 1]++;
+      cc->count[first + 1] += *collecting;
       if (cg_cache_ref_missed(&LL, addr, (UChar)size))
-         cc->count[first + 2]++;
+         cc->count[first + 2] += *collecting;
    }
 }
 
@@ -66,13 +71,13 @@ VG_REGPARM(3) void cg_sim_write(InstrInfo* ii, Addr addr, UWord size)
 
 VG_REGPARM(3) void cg_sim_read_counted(InstrInfo* ii, Addr addr, UWord size)
 {
-   ii->cc->count[EV_DR]++;
+   ii->cc->count[EV_DR] += *collecting;
    simulate_data(ii, addr, size, EV_DR);
 }
 
 VG_REGPARM(3) void cg_sim_write_counted(InstrInfo* ii, Addr addr,
                                         UWord size)
 {
-   ii->cc->count[EV_DW]++;
+   ii->cc->count[EV_DW] += *collecting;
    simulate_data(ii, addr, size, EV_DW);
 }

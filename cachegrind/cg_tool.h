@@ -14,6 +14,9 @@
                       helper calls
      cg_output.c      the cachegrind.out file
      cg_summary.c     the stderr summary and --stats lines
+     cg_control.c     instrumentation on/off, --toggle-collect
+     cg_intervals.c   the phase profile (--interval-size)
+     cg_bbv.c         SimPoint basic block vectors (--bb-out-file)
 
    Each module keeps its own state in file-static variables; the parsed
    options (cg_clo) are the only global shared between modules. */
@@ -66,12 +69,25 @@ typedef struct {
    Int line_size;   /* bytes */
 } CacheGeometry;
 
+#define CG_MAX_TOGGLE_PATTERNS 16
+
 typedef struct {
    Bool          cache_sim;
    Bool          branch_sim;
    const HChar*  out_file_format;
    CacheGeometry I1, D1, LL;
    Bool          I1_given, D1_given, LL_given;
+   /* What is counted when (cg_control.c) */
+   Bool          instr_at_start;
+   const HChar*  toggle_patterns[CG_MAX_TOGGLE_PATTERNS];
+   Int           n_toggle_patterns;
+   /* Phase profile (cg_intervals.c); interval_size 0 = off */
+   ULong         interval_size;
+   const HChar*  intervals_out_file;
+   /* SimPoint basic block vectors (cg_bbv.c); bb_out_file NULL = off */
+   const HChar*  bb_out_file;
+   ULong         bb_interval_size;
+   const HChar*  pc_out_file;
 } CgOptions;
 
 extern CgOptions cg_clo;
@@ -156,6 +172,11 @@ EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
                                UInt n_items);
 /* Adds every group's executions to the cost centres and zeroes them. */
 void        cg_costs_fold_all(void);
+/* The output order of cost centres: < 0, 0 or > 0. */
+Int         cg_costs_order(const CostCentre* a, const CostCentre* b);
+/* Calls `fn` for every cost centre, in no particular order. */
+void        cg_costs_for_each(void (*fn)(CostCentre* cc, void* arg),
+                              void* arg);
 CostCentre* cg_costs_for_instr(Addr instr_addr);
 /* All cost centres, in output order (file, function, line).  The
    array is the caller's to free. */
@@ -209,6 +230,63 @@ VG_REGPARM(3) void cg_sim_write_counted(InstrInfo* ii, Addr addr,
                                         UWord size);
 
 /*------------------------------------------------------------*/
+/*--- What is counted when (cg_control.c)                  ---*/
+/*------------------------------------------------------------*/
+
+void cg_control_init(void);
+Bool cg_control_instrumenting(void);
+/* True if some of the run was not collected (--toggle-collect, or
+   instrumentation was off at some point). */
+Bool cg_control_partial(void);
+Bool cg_control_client_request(ThreadId tid, UWord* args, UWord* ret);
+void cg_control_thread_runs(ThreadId tid, ULong blocks_done);
+/* --toggle-collect: is the instruction at `instr_addr` the first of a
+   function whose events are collected? */
+Bool cg_control_toggling(void);
+Bool cg_control_is_toggle_entry(Addr instr_addr);
+/* Words compiled code reads (see cg_control.c). */
+const UWord* cg_control_collecting_word(void);
+const Addr*  cg_control_innermost_entry_sp(void);
+/* Helpers: a toggled function is entered / the stack pointer may have
+   moved above the innermost activation. */
+VG_REGPARM(1) void cg_control_enter(Addr sp);
+VG_REGPARM(1) void cg_control_check_sp(Addr sp);
+
+/*------------------------------------------------------------*/
+/*--- Phase profile (cg_intervals.c)                       ---*/
+/*------------------------------------------------------------*/
+
+void cg_intervals_init(void);
+Bool cg_intervals_enabled(void);
+/* Instructions executed so far and the count at which the current
+   interval ends, as compiled code reads and updates them. */
+ULong* cg_intervals_executed_word(void);
+const ULong* cg_intervals_boundary_word(void);
+VG_REGPARM(0) void cg_intervals_boundary(void);
+void cg_intervals_fini(void);
+
+/*------------------------------------------------------------*/
+/*--- SimPoint basic block vectors (cg_bbv.c)              ---*/
+/*------------------------------------------------------------*/
+
+void cg_bbv_init(void);
+Bool cg_bbv_enabled(void);
+/* The record of the block (superblock) starting at `addr`, and of the
+   rep-prefixed string instruction at `addr`; made when first needed. */
+struct _BbvBlock;
+struct _BbvBlock* cg_bbv_block_for(Addr addr);
+struct _BbvBlock* cg_bbv_rep_for(Addr addr);
+Bool cg_bbv_is_rep_string_instr(Addr addr);
+Bool cg_bbv_is_fldcw(Addr addr);
+/* Helpers: a run of `packed` & 0xFFFF instructions of the block (with
+   packed >> 16 fldcw among them), up to its next exit; an iteration of
+   a rep instruction. */
+VG_REGPARM(2) void cg_bbv_run(struct _BbvBlock* block, UWord packed);
+VG_REGPARM(1) void cg_bbv_rep(struct _BbvBlock* rep);
+void cg_bbv_thread_runs(ThreadId tid);
+void cg_bbv_fini(void);
+
+/*------------------------------------------------------------*/
 /*--- Instrumentation (cg_instrument.c)                    ---*/
 /*------------------------------------------------------------*/
 
@@ -238,6 +316,8 @@ typedef struct {
    UInt  n_files, n_fns, n_lines;
 } CgOutputResult;
 
+/* Whether the files carry this event (it depends on the options). */
+Bool cg_output_event_selected(CgEvent ev);
 void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
                      const CacheGeometry* LL, CgOutputResult* res);
 void cg_summary_print(const CgOutputResult* res);

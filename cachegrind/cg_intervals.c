@@ -1,0 +1,249 @@
+/* cg_intervals.c -- the phase profile: every event, per interval of N
+   executed instructions (--interval-size), for cg_phases.
+
+   Owns: the running instruction count compiled code keeps, the
+   interval boundaries, and the cachegrind.intervals file.
+   Must not: change any count of the main profile.
+
+   Compiled code adds each event group's fetches to `executed` and calls
+   cg_intervals_boundary once it reaches `boundary`, so an interval ends
+   at the first group boundary at or after a multiple of N (a group is
+   at most a few dozen instructions); its exact start and end counts are
+   written.  At a boundary every group's executions are folded into the
+   cost centres, and the interval's costs are each cost centre's
+   growth since the previous boundary.
+
+   File format (version 1), one item per line:
+     # comment
+     version: 1
+     creator: Cachegrind-ng-<version>
+     pid: <pid>
+     cmd: <command line>
+     interval-size: <N>
+     events: <event names>
+     then per interval:
+     interval: <index> <start> <end> <one count per event>
+     hot: Ir <count> <line> <file>      the line with the most Ir
+     hot-fn: <function>
+     miss: <event> <count> <line> <file> the interval's largest miss
+     miss-fn: <function>                 event, and its top line
+     and at the end:
+     totals: <one count per event>
+   The file is written under a temporary name and renamed at exit. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_xarray.h"
+#include "cg_tool.h"
+
+static Bool  enabled;
+static Int   events[CG_N_EVENTS];      /* the events in the file */
+static ULong executed;                 /* read and written by compiled code */
+static ULong boundary = ~0ULL;         /* read by compiled code */
+static ULong interval_start;
+static UInt  interval_index;
+static Int   n_events;
+static ULong run_totals[CG_N_EVENTS];
+
+static VgFile* out;                    /* opened at the first interval */
+static Int     out_pid;                /* ... by this process */
+static HChar*  final_name;
+static HChar*  temp_name;
+
+/* Each cost centre's counts at the previous boundary, by address. */
+typedef struct {
+   struct _BaseNode* next;
+   UWord             key;              /* the CostCentre* */
+   ULong             count[CG_N_EVENTS];
+} BaseNode;
+static VgHashTable* bases;
+
+Bool cg_intervals_enabled(void)          { return enabled; }
+ULong* cg_intervals_executed_word(void)  { return &executed; }
+const ULong* cg_intervals_boundary_word(void) { return &boundary; }
+
+static void write_header(void)
+{
+   Int i;
+
+   VG_(fprintf)(out, "# cachegrind.intervals: a phase profile written by "
+                "Cachegrind-ng (read it with cg_phases)\n");
+   VG_(fprintf)(out, "version: 1\n");
+   VG_(fprintf)(out, "creator: Cachegrind-ng-%s\n", CG_PACKAGE_VERSION);
+   VG_(fprintf)(out, "pid: %d\n", VG_(getpid)());
+   VG_(fprintf)(out, "cmd: %s", VG_(args_the_exename));
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
+      VG_(fprintf)(out, " %s",
+                   *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   VG_(fprintf)(out, "\ninterval-size: %llu\nevents:", cg_clo.interval_size);
+   for (i = 0; i < n_events; i++)
+      VG_(fprintf)(out, " %s", cg_event_names[events[i]]);
+   VG_(fprintf)(out, "\n");
+}
+
+/* Opened when the first interval ends, and again in a forked child
+   (whose name has its own pid; the inherited handle is the parent's). */
+static Bool ensure_open(void)
+{
+   if (out != NULL && out_pid == VG_(getpid)())
+      return True;
+   if (out != NULL) {
+      VG_(fclose)(out);
+      VG_(free)(final_name);
+      VG_(free)(temp_name);
+   }
+   final_name = VG_(expand_file_name)("--intervals-out-file",
+                                      cg_clo.intervals_out_file);
+   temp_name = VG_(malloc)("cg.intervals.name",
+                           VG_(strlen)(final_name) + 32);
+   VG_(sprintf)(temp_name, "%s.tmp.%d", final_name, VG_(getpid)());
+   out_pid = VG_(getpid)();
+   out = VG_(fopen)(temp_name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+                    VKI_S_IRUSR | VKI_S_IWUSR);
+   if (out == NULL) {
+      VG_(umsg)("error: can't open phase profile '%s' for writing; "
+                "it will be missing.\n", final_name);
+      enabled = False;
+      boundary = ~0ULL;
+      return False;
+   }
+   write_header();
+   return True;
+}
+
+void cg_intervals_init(void)
+{
+   Int e;
+
+   if (cg_clo.interval_size == 0)
+      return;
+   for (e = 0; e < CG_N_EVENTS; e++)
+      if (cg_output_event_selected(e))
+         events[n_events++] = e;
+   enabled = True;
+   boundary = cg_clo.interval_size;
+   bases = VG_(HT_construct)("cg.intervals.bases");
+}
+
+/*------------------------------------------------------------*/
+/*--- One interval                                         ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   ULong       total[CG_N_EVENTS];
+   ULong       best[CG_N_EVENTS];     /* the largest growth of one CC */
+   CostCentre* best_cc[CG_N_EVENTS];
+} IntervalSums;
+
+static void add_growth(CostCentre* cc, void* arg)
+{
+   IntervalSums* sums = arg;
+   BaseNode* base = VG_(HT_lookup)(bases, (UWord)cc);
+   Int e;
+
+   if (base == NULL) {
+      base = VG_(calloc)("cg.intervals.base", 1, sizeof(BaseNode));
+      base->key = (UWord)cc;
+      VG_(HT_add_node)(bases, base);
+   }
+   for (e = 0; e < CG_N_EVENTS; e++) {
+      ULong growth = cc->count[e] - base->count[e];
+      base->count[e] = cc->count[e];
+      sums->total[e] += growth;
+      /* Ties go to the smaller (file, function, line), so the choice
+         does not depend on hash order. */
+      if (growth > sums->best[e]
+          || (growth == sums->best[e] && growth > 0
+              && cg_costs_order(cc, sums->best_cc[e]) < 0)) {
+         sums->best[e] = growth;
+         sums->best_cc[e] = cc;
+      }
+   }
+}
+
+static Bool is_miss_event(Int e)
+{
+   return e == EV_I1_MISS || e == EV_LLI_MISS || e == EV_D1_READ_MISS
+          || e == EV_LL_READ_MISS || e == EV_D1_WRITE_MISS
+          || e == EV_LL_WRITE_MISS || e == EV_BC_MISPRED
+          || e == EV_BI_MISPRED;
+}
+
+static void write_top(const HChar* key, Int e, const IntervalSums* sums)
+{
+   const CostCentre* cc = sums->best_cc[e];
+
+   VG_(fprintf)(out, "%s: %s %llu %d %s\n%s-fn: %s\n", key,
+                cg_event_names[e], sums->best[e], cc->line, cc->file, key,
+                cc->fn);
+}
+
+static void write_interval(ULong end)
+{
+   IntervalSums sums;
+   Int i, e, dominant = -1;
+
+   VG_(memset)(&sums, 0, sizeof sums);
+   if (!ensure_open())
+      return;
+   cg_costs_fold_all();
+   cg_costs_for_each(add_growth, &sums);
+
+   VG_(fprintf)(out, "interval: %u %llu %llu", ++interval_index,
+                interval_start, end);
+   for (i = 0; i < n_events; i++) {
+      VG_(fprintf)(out, " %llu", sums.total[events[i]]);
+      run_totals[events[i]] += sums.total[events[i]];
+   }
+   VG_(fprintf)(out, "\n");
+   if (sums.best_cc[EV_IR] != NULL)
+      write_top("hot", EV_IR, &sums);
+   for (i = 0; i < n_events; i++) {
+      e = events[i];
+      if (is_miss_event(e) && sums.total[e] > 0
+          && (dominant < 0 || sums.total[e] > sums.total[dominant]))
+         dominant = e;
+   }
+   if (dominant >= 0)
+      write_top("miss", dominant, &sums);
+   interval_start = end;
+}
+
+VG_REGPARM(0) void cg_intervals_boundary(void)
+{
+   write_interval(executed);
+   /* The next multiple of N after the count reached (a group never
+      spans a whole interval unless N is tiny). */
+   boundary = (executed / cg_clo.interval_size + 1) * cg_clo.interval_size;
+}
+
+void cg_intervals_fini(void)
+{
+   Int e;
+
+   if (!enabled)
+      return;
+   if (executed > interval_start || out == NULL)
+      write_interval(executed);
+   if (out == NULL || out_pid != VG_(getpid)())
+      return;
+   VG_(fprintf)(out, "totals:");
+   for (e = 0; e < n_events; e++)
+      VG_(fprintf)(out, " %llu", run_totals[events[e]]);
+   VG_(fprintf)(out, "\n");
+   VG_(fclose)(out);
+   if (VG_(rename)(temp_name, final_name) != 0) {
+      VG_(umsg)("error: can't rename '%s' to '%s'\n", temp_name, final_name);
+      VG_(unlink)(temp_name);
+   }
+   enabled = False;
+}
