@@ -21,8 +21,10 @@
    the stack pointer is at or below the value it had then (the stack
    grows down), so it ends when it returns, and also when a longjmp or
    an exception unwinds past it.  Recursion keeps one activation per
-   entry; collection stops when the outermost one ends.  Each thread
-   has its own stack of activations. */
+   entry (a jump back to the first instruction with the same stack
+   pointer is not a new entry); collection stops when the outermost one
+   ends.  Each thread has its own stack of activations, emptied when
+   the thread ends. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clreq.h"
@@ -173,6 +175,12 @@ VG_REGPARM(1) void cg_control_enter(Addr sp)
    ActivationStack* s = &stacks[running_tid];
 
    unwind_to(s, sp);
+   /* A jump back to the entry (a loop at the top of the function) with
+      the same stack pointer is the same activation, not a new one. */
+   if (s->depth > 0 && s->entry_sp[s->depth - 1] == sp) {
+      publish(s);
+      return;
+   }
    if (s->depth == s->capacity) {
       s->capacity = s->capacity == 0 ? 16 : 2 * s->capacity;
       s->entry_sp = VG_(realloc)("cg.control.frames", s->entry_sp,
@@ -180,6 +188,14 @@ VG_REGPARM(1) void cg_control_enter(Addr sp)
    }
    s->entry_sp[s->depth++] = sp;
    publish(s);
+}
+
+/* A thread id is reused after its thread ends (even by an exit system
+   call inside a toggled function): the next thread starts with none. */
+void cg_control_thread_exits(ThreadId tid)
+{
+   if (stacks != NULL)
+      stacks[tid].depth = 0;
 }
 
 /* The core runs one thread at a time; the words compiled code reads

@@ -112,6 +112,7 @@ static void cg_pre_clo_init(void)
    VG_(needs_superblock_discards)(cg_discard_superblock);
    VG_(needs_client_requests)(cg_control_client_request);
    VG_(track_start_client_code)(cg_thread_runs);
+   VG_(track_pre_thread_ll_exit)(cg_control_thread_exits);
    VG_(needs_command_line_options)(cg_options_process,
                                    cg_options_print_usage,
                                    cg_options_print_debug_usage);

@@ -240,6 +240,7 @@ Bool cg_control_instrumenting(void);
 Bool cg_control_partial(void);
 Bool cg_control_client_request(ThreadId tid, UWord* args, UWord* ret);
 void cg_control_thread_runs(ThreadId tid, ULong blocks_done);
+void cg_control_thread_exits(ThreadId tid);
 /* --toggle-collect: is the instruction at `instr_addr` the first of a
    function whose events are collected? */
 Bool cg_control_toggling(void);

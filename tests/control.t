@@ -406,12 +406,9 @@ SKIP: {
     } qw(spin run);
     ok(defined $mmapd{spin} && defined $mmapd{run},
        'reentry: --stats=yes reports the core arena (tool memory) for both runs');
-    TODO: {
-        # BUG: cg_control_enter() pushes a new activation each time the
-        # entry instruction runs, so a loop whose back edge targets the
-        # function's first instruction grows the activation stack by one
-        # word per iteration (about 25 MB more here; 1 GB for 10^8 passes).
-        local $TODO = 'each pass through the entry of a toggled function pushes an activation';
+    {
+        # A loop back to the entry with the same stack pointer is the
+        # same activation (this once pushed one per pass).
         my ($s, $u) = map { $_ // 0 } @mmapd{qw(spin run)};
         ok($s <= $u + 4 * 1024 * 1024,
            'reentry: memory does not grow with passes through the entry (within 4 MB of toggling the caller)')
@@ -430,13 +427,9 @@ SKIP: {
                   src => 'threadexit.c', le => ['Ir'],
                   exact => { quitter => ['Ir'], churn => ['Ir'] },
                   absent => [qw(main start1)]);
-    TODO: {
-        # BUG: the per-thread activation stacks are indexed by ThreadId
-        # and never cleared when a thread ends, so a new thread that
-        # reuses the id inherits the dead thread's activations; as its
-        # stack lies below the recorded entry stack pointer, everything
-        # it runs is counted.
-        local $TODO = 'a new thread inherits the activations of a dead thread with the same id';
+    {
+        # A thread's activations end with it (a new thread reusing the
+        # id once inherited them).
         my $p = profile_of($R{'threadexit quitter'});
         my @l = map { key_str($_) } grep { (key_parts($_))[1] =~ /^(?:later|start2)$/ }
                 @{ $p ? $p->{order} : [] };
