@@ -45,6 +45,12 @@ use constant TOOL_DESC => 'a cache and branch-prediction profiler';
 
 sub REF_BANNER { return REF_BANNER_TEXT }
 
+# Banner of each tool run_valgrind(..., tool => ...) accepts.
+my %REF_TOOL_BANNER = (
+    'cachegrind' => REF_BANNER_TEXT,
+    'exp-bbv'    => 'exp-bbv, a SimPoint basic block vector generator',
+);
+
 # ---------------------------------------------------------------------------
 # Locations
 
@@ -262,16 +268,26 @@ sub run_ours { my ($opts, $cmd, %a) = @_; return run_valgrind('ours', $opts, $cm
 #                  repeatable.
 #     launcher  => path: run this valgrind launcher instead of
 #                  ./vg-in-place (ours only; an installed copy, say)
+#     tool      => 'exp-bbv': run the reference as --tool=exp-bbv instead
+#                  of --tool=cachegrind (ref only; tests/bbv.t). Then no
+#                  --cachegrind-out-file is added and the banner check
+#                  requires exp-bbv's banner. Default 'cachegrind'.
 # Unless the caller passes its own --cachegrind-out-file (or
-# default_out), --cachegrind-out-file=<cwd>/cg.out.%p is added in front of
-# the caller's options. Output files are collected from the run's cwd:
-# a caller-chosen file name must therefore be relative or point there.
+# default_out, or tool => 'exp-bbv'), --cachegrind-out-file=<cwd>/cg.out.%p
+# is added in front of the caller's options. Output files are collected
+# from the run's cwd: a caller-chosen file name must therefore be
+# relative or point there.
 sub run_valgrind {
     my ($which, $opts, $cmd, %args) = @_;
     die "run_valgrind: which must be ref or ours\n" unless $which =~ /^(?:ref|ours)$/;
     my @opts = @{ $opts || [] };
     my @cmd  = @{ $cmd  || [] };
     die "run_valgrind: empty client command\n" unless @cmd;
+    my $tool = defined $args{tool} ? $args{tool} : 'cachegrind';
+    die "run_valgrind: tool must be cachegrind or exp-bbv\n"
+        unless exists $REF_TOOL_BANNER{$tool};
+    die "run_valgrind: tool $tool is for the reference only\n"
+        if $which ne 'ref' && $tool ne 'cachegrind';
 
     my $base = tempdir('cgrun-XXXXXXXX', TMPDIR => 1, CLEANUP => 0);
     my $cwd  = File::Spec->catdir($base, 'cwd');
@@ -281,7 +297,7 @@ sub run_valgrind {
 
     my $user_out = grep { /^--cachegrind-out-file=/ } @opts;
     unshift @opts, "--cachegrind-out-file=$cwd/cg.out.%p"
-        unless $user_out || $args{default_out};
+        unless $user_out || $args{default_out} || $tool ne 'cachegrind';
 
     if ($which eq 'ref' && $args{env}) {
         my @bad = grep { /^VALGRIND_/ } keys %{ $args{env} };
@@ -290,7 +306,7 @@ sub run_valgrind {
     die "run_valgrind: launcher is for our tool only\n"
         if $which eq 'ref' && $args{launcher};
     my $valgrind = $which eq 'ref' ? REF_VALGRIND : ($args{launcher} || ours_valgrind());
-    my @argv = ($valgrind, '--tool=cachegrind', @opts, @cmd);
+    my @argv = ($valgrind, "--tool=$tool", @opts, @cmd);
     my $timeout = $args{timeout}
         || ($ENV{CG_RUN_TIMEOUT} && $ENV{CG_RUN_TIMEOUT} =~ /^\d+$/ ? $ENV{CG_RUN_TIMEOUT} : 180);
     my $stdin = defined $args{stdin} ? $args{stdin} : '/dev/null';
@@ -337,6 +353,7 @@ sub run_valgrind {
 
     my %res = (
         which     => $which,
+        tool      => $tool,
         valgrind  => $valgrind,
         argv      => \@argv,
         opts      => \@opts,
@@ -443,7 +460,12 @@ sub _check_banner_into {
     my @b = _banners($res->{stderr});
     my $quiet = grep { /^(?:-q|--quiet)$/ } @{ $res->{opts} };
     my $err;
-    if (!@b) {
+    if ($res->{tool} ne 'cachegrind') {
+        # Another reference tool (exp-bbv): its own banner, exactly.
+        my $want = $REF_TOOL_BANNER{ $res->{tool} };
+        @b = map { /^==\d+== \Q$want\E$/ ? ($res->{tool}) : () } split /\n/, $res->{stderr};
+        $err = "no '$want' banner line on stderr" unless @b || $quiet;
+    } elsif (!@b) {
         $err = "no '..., " . TOOL_DESC . "' banner line on stderr" unless $quiet;
     } elsif ($res->{which} eq 'ref') {
         my @bad = grep { $_ ne 'Cachegrind' } @b;
@@ -468,8 +490,10 @@ sub _check_banner_into {
 sub check_banner {
     my ($res, $label, $role) = @_;
     $role = $res->{which} unless defined $role;
-    my $what = $role eq 'ref' ? 'reference is the system Cachegrind'
-                              : 'ours is not the system Cachegrind';
+    my $what = $role eq 'ref'
+        ? 'reference is the system ' . (($res->{tool} || 'cachegrind') eq 'cachegrind'
+                                        ? 'Cachegrind' : $res->{tool})
+        : 'ours is not the system Cachegrind';
     my $ok = $res->{banner_ok} && $res->{which} eq $role;
     Test::More::ok($ok, "$label: $what");
     if (!$ok) {
