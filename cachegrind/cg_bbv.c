@@ -28,7 +28,8 @@
 
    Files: the first thread's vectors go to the --bb-out-file name, each
    other thread's to that name followed by ".<tid>"; each ends with a
-   few '#' summary lines.  --pc-out-file lists "F:<id>:<address in
+   few '#' summary lines.  Files are group-readable, as exp-bbv's.
+   --pc-out-file (no default, as in exp-bbv) lists "F:<id>:<address in
    hex>:<function>" for every block that ran, by address.  All files are
    written under temporary names and renamed at exit. */
 
@@ -179,7 +180,7 @@ static Bool open_vector_file(ThreadVectors* t, ThreadId tid)
    t->file_pid = VG_(getpid)();
    t->file = VG_(fopen)(t->temp_name,
                         VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                        VKI_S_IRUSR | VKI_S_IWUSR);
+                        VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP);
    if (t->file == NULL) {
       VG_(umsg)("error: can't open basic block vector file '%s'; "
                 "it will be missing.\n", t->final_name);
@@ -347,7 +348,7 @@ static void write_pc_file(void)
 
    VG_(sprintf)(temp, "%s.tmp.%d", name, VG_(getpid)());
    f = VG_(fopen)(temp, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                  VKI_S_IRUSR | VKI_S_IWUSR);
+                  VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP);
    if (f == NULL) {
       VG_(umsg)("error: can't open '%s' for writing\n", name);
    } else {
@@ -379,5 +380,6 @@ void cg_bbv_fini(void)
    for (tid = 1; tid < VG_N_THREADS; tid++)
       if (threads[tid].active || tid == 1)
          finish_thread(&threads[tid], tid);
-   write_pc_file();
+   if (cg_clo.pc_out_file != NULL)
+      write_pc_file();
 }

@@ -22,7 +22,6 @@ void cg_options_set_defaults(void)
    cg_clo.instr_at_start  = True;
    cg_clo.intervals_out_file = "cachegrind.intervals.%p";
    cg_clo.bb_interval_size = 100000000;
-   cg_clo.pc_out_file     = "pc.out.%p";
 }
 
 /* A positive instruction count, with an optional k, M or G suffix
@@ -164,8 +163,8 @@ void cg_options_print_usage(void)
 "    --bb-out-file=<file>             write them to <file> (threads other than\n"
 "                                     the first to <file>.<tid>) [off]\n"
 "    --bb-interval-size=<n>[k|M|G]    instructions per vector [100000000]\n"
-"    --pc-out-file=<file>             block ids -> addresses and functions\n"
-"                                     [pc.out.%%p]\n"
+"    --pc-out-file=<file>             also write block ids -> addresses and\n"
+"                                     functions to <file> [none]\n"
    );
 }
 

@@ -87,7 +87,7 @@ typedef struct {
    /* SimPoint basic block vectors (cg_bbv.c); bb_out_file NULL = off */
    const HChar*  bb_out_file;
    ULong         bb_interval_size;
-   const HChar*  pc_out_file;
+   const HChar*  pc_out_file;      /* NULL = none */
 } CgOptions;
 
 extern CgOptions cg_clo;
