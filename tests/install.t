@@ -39,6 +39,10 @@ ok(-l "$libexec/memcheck-amd64-linux"
    'the system tools are linked beside it');
 ok(-l "$libexec/vgpreload_core-amd64-linux.so", 'the core preload library is linked');
 ok(-x "$prefix/bin/valgrind", 'a valgrind launcher is installed in bin');
+ok(-f "$prefix/include/valgrind/cachegrind.h",
+   'the client-request header is installed as include/valgrind/cachegrind.h');
+ok(-x "$prefix/bin/cg_phases" && -f "$prefix/share/man/man1/cg_phases.1",
+   'cg_phases and its man page are installed');
 
 sub run_installed {
     my (@argv) = @_;
