@@ -172,29 +172,28 @@ static void emit_group_counter(Delivery* d, const Event* events, Int n)
    addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, counter_addr, new));
 }
 
-/* --interval-size: instructions executed += the group's fetches, and
-   the interval ends (a call) once the count reaches the boundary.
+/* --interval-size: the instructions left in the interval -= the
+   group's fetches, and the interval ends (a call) once none are left.
+   A signed host word, so that 32-bit hosts compare it natively.
    Emitted after the group's events, so the interval includes them. */
 static void emit_interval_step(Delivery* d, const Event* events, Int n)
 {
-   ULong fetches = 0;
-   IRExpr *executed_addr, *old, *new, *boundary, *reached;
+   UWord fetches = 0;
+   IRExpr *left_addr, *old, *new, *ended;
    Int i;
 
    for (i = 0; i < n; i++)
       fetches += events[i].kind == EVT_FETCH;
    if (fetches == 0)
       return;
-   executed_addr = ptr_const(cg_intervals_executed_word());
-   old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, executed_addr));
-   new = assign(d, Ity_I64, IRExpr_Binop(Iop_Add64, old,
-                                         IRExpr_Const(IRConst_U64(fetches))));
-   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, executed_addr, new));
-   boundary = assign(d, Ity_I64,
-                     IRExpr_Load(Iend_LE, Ity_I64,
-                                 ptr_const(cg_intervals_boundary_word())));
-   reached = assign(d, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, boundary, new));
-   CALL(d, cg_intervals_boundary, mkIRExprVec_0(), reached);
+   left_addr = ptr_const(cg_intervals_left_word());
+   old = load_word(d, left_addr);
+   new = word_binop(d, Iop_Sub64, Iop_Sub32, old, word_const(d, fetches));
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, left_addr, new));
+   ended = assign(d, Ity_I1,
+                  IRExpr_Binop(is_64bit(d) ? Iop_CmpLE64S : Iop_CmpLE32S,
+                               new, word_const(d, 0)));
+   CALL(d, cg_intervals_boundary, mkIRExprVec_0(), ended);
 }
 
 /*------------------------------------------------------------*/

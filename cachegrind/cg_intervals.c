@@ -5,11 +5,13 @@
    interval boundaries, and the cachegrind.intervals file.
    Must not: change any count of the main profile.
 
-   Compiled code adds each event group's fetches to `executed` and calls
-   cg_intervals_boundary once it reaches `boundary`, so an interval ends
+   Compiled code subtracts each event group's fetches from `left` and
+   calls cg_intervals_boundary once nothing is left, so an interval ends
    at the first group boundary at or after a multiple of N (a group is
    at most a few dozen instructions); its exact start and end counts are
-   written.  At a boundary every group's executions are folded into the
+   written.  `left` is a host word, and is never loaded with more than
+   the largest positive one: on a 32-bit host a longer interval takes
+   several countdowns.  At a boundary every group's executions are folded into the
    cost centres, and the interval's costs are each cost centre's
    growth since the previous boundary.
 
@@ -47,8 +49,12 @@
 
 static Bool  enabled;
 static Int   events[CG_N_EVENTS];      /* the events in the file */
-static ULong executed;                 /* read and written by compiled code */
-static ULong boundary = ~0ULL;         /* read by compiled code */
+#define LEFT_MAX ((Word)(~(UWord)0 >> 1))
+
+static Word  left = LEFT_MAX;          /* read and written by compiled code */
+static Word  left_at_set;              /* what `left` was last set to */
+static ULong executed_at_set;          /* instructions executed then */
+static ULong boundary = ~0ULL;         /* where the current interval ends */
 static ULong interval_start;
 static UInt  interval_index;
 static Int   n_events;
@@ -68,8 +74,22 @@ typedef struct {
 static VgHashTable* bases;
 
 Bool cg_intervals_enabled(void)          { return enabled; }
-ULong* cg_intervals_executed_word(void)  { return &executed; }
-const ULong* cg_intervals_boundary_word(void) { return &boundary; }
+Word* cg_intervals_left_word(void)      { return &left; }
+
+/* Instructions executed so far. */
+static ULong executed(void)
+{
+   return executed_at_set + (ULong)(left_at_set - left);
+}
+
+static void start_countdown(ULong now)
+{
+   ULong remaining = boundary - now;
+
+   executed_at_set = now;
+   left_at_set = remaining > (ULong)LEFT_MAX ? LEFT_MAX : (Word)remaining;
+   left = left_at_set;
+}
 
 static void write_header(void)
 {
@@ -113,7 +133,6 @@ static Bool ensure_open(void)
       VG_(umsg)("error: can't open phase profile '%s' for writing; "
                 "it will be missing.\n", final_name);
       enabled = False;
-      boundary = ~0ULL;
       return False;
    }
    write_header();
@@ -131,6 +150,7 @@ void cg_intervals_init(void)
          events[n_events++] = e;
    enabled = True;
    boundary = cg_clo.interval_size;
+   start_countdown(0);
    bases = VG_(HT_construct)("cg.intervals.bases");
 }
 
@@ -220,10 +240,17 @@ static void write_interval(ULong end)
 
 VG_REGPARM(0) void cg_intervals_boundary(void)
 {
-   write_interval(executed);
-   /* The next multiple of N after the count reached (a group never
-      spans a whole interval unless N is tiny). */
-   boundary = (executed / cg_clo.interval_size + 1) * cg_clo.interval_size;
+   ULong now = executed();
+
+   if (now >= boundary) {
+      write_interval(now);
+      /* The next multiple of N after the count reached (a group never
+         spans a whole interval unless N is tiny). */
+      boundary = enabled ? (now / cg_clo.interval_size + 1)
+                           * cg_clo.interval_size
+                         : ~0ULL;
+   }
+   start_countdown(now);
 }
 
 void cg_intervals_fini(void)
@@ -232,8 +259,8 @@ void cg_intervals_fini(void)
 
    if (!enabled)
       return;
-   if (executed > interval_start || out == NULL)
-      write_interval(executed);
+   if (executed() > interval_start || out == NULL)
+      write_interval(executed());
    if (out == NULL || out_pid != VG_(getpid)())
       return;
    VG_(fprintf)(out, "totals:");

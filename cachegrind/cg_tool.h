@@ -259,10 +259,9 @@ VG_REGPARM(1) void cg_control_check_sp(Addr sp);
 
 void cg_intervals_init(void);
 Bool cg_intervals_enabled(void);
-/* Instructions executed so far and the count at which the current
-   interval ends, as compiled code reads and updates them. */
-ULong* cg_intervals_executed_word(void);
-const ULong* cg_intervals_boundary_word(void);
+/* The instructions left before the current interval ends, which
+   compiled code counts down (a signed word). */
+Word* cg_intervals_left_word(void);
 VG_REGPARM(0) void cg_intervals_boundary(void);
 void cg_intervals_fini(void);
 

@@ -155,6 +155,26 @@ for my $f (@ivfiles) {
 }
 ok(@ivfiles >= 2 && $pids_ok, 'each names its own pid and is complete');
 
+# --- A 32-bit program (the x86 variant counts down in 32-bit words) ---------
+
+SKIP: {
+    skip 'no x86 variant of the tool', 3
+        unless -x File::Spec->catfile($top, 'cachegrind', 'cachegrind-x86-linux')
+            && system("gcc -m32 -g -O1 -o /dev/null '$src' 2>/dev/null") == 0;
+    my $bin32 = build_one(File::Spec->catfile(build_root(), 'progs-phases', 'phases-m32'),
+                          [$src], 'gcc', '-m32', '-g', '-O1', $src);
+    my $r = run_ours([@caches, '--interval-size=100k', '--intervals-out-file=phases.iv'],
+                     [$bin32]);
+    is($r->{exit_code}, 0, 'a 32-bit program with --interval-size') or diag($r->{stderr});
+    my ($f32) = grep { $_->{name} eq 'phases.iv' } @{ $r->{files} };
+    my ($c32) = grep { $_->{name} =~ /^cg\.out\./ } @{ $r->{files} };
+    my ($h32, $i32) = $f32 ? parse_intervals($f32->{content}) : ({}, []);
+    ok(@$i32 > 100, '... writes ' . scalar(@$i32) . ' intervals');
+    my ($sum32) = $c32 ? $c32->{content} =~ /^summary: (.*)$/m : ('');
+    is($h32->{totals} // '', join(' ', split(' ', $sum32 // '')),
+       "... that add up to its main profile's summary");
+}
+
 # --- Bad values ----------------------------------------------------------------
 
 for my $bad ('0', 'abc', '10x', '-5', '') {
