@@ -68,7 +68,7 @@ typedef struct {
    ULong      pending_reps;
    UInt       intervals;
    VgFile*    file;
-   Int        file_pid;
+   Bool       reopen;           /* closed for a fork */
    HChar*     final_name;
    HChar*     temp_name;
 } ThreadVectors;
@@ -79,6 +79,10 @@ static VgHashTable*   reps;          /* rep instructions by address */
 static UInt           n_block_ids, n_rep_ids;
 static ThreadVectors* threads;       /* indexed by ThreadId */
 static ThreadVectors* running;
+
+static void before_fork(ThreadId tid);
+static void after_fork_in_parent(ThreadId tid);
+static void after_fork_in_child(ThreadId tid);
 
 Bool cg_bbv_enabled(void) { return enabled; }
 
@@ -92,6 +96,7 @@ void cg_bbv_init(void)
    threads = VG_(calloc)("cg.bbv.threads", VG_N_THREADS,
                          sizeof(ThreadVectors));
    running = &threads[1];
+   VG_(atfork)(before_fork, after_fork_in_parent, after_fork_in_child);
 }
 
 void cg_bbv_thread_runs(ThreadId tid)
@@ -165,8 +170,6 @@ static Bool open_vector_file(ThreadVectors* t, ThreadId tid)
 {
    HChar* base = VG_(expand_file_name)("--bb-out-file", cg_clo.bb_out_file);
 
-   if (t->file != NULL)         /* the parent's, inherited by fork */
-      VG_(fclose)(t->file);
    VG_(free)(t->final_name);
    VG_(free)(t->temp_name);
    t->final_name = VG_(malloc)("cg.bbv.name", VG_(strlen)(base) + 16);
@@ -177,7 +180,6 @@ static Bool open_vector_file(ThreadVectors* t, ThreadId tid)
    VG_(free)(base);
    t->temp_name = VG_(malloc)("cg.bbv.name", VG_(strlen)(t->final_name) + 32);
    VG_(sprintf)(t->temp_name, "%s.tmp.%d", t->final_name, VG_(getpid)());
-   t->file_pid = VG_(getpid)();
    t->file = VG_(fopen)(t->temp_name,
                         VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                         VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP);
@@ -189,11 +191,49 @@ static Bool open_vector_file(ThreadVectors* t, ThreadId tid)
    return True;
 }
 
+/* Opened at a thread's first vector (in a forked child, which names
+   its files with its own pid, at its first vector after the fork). */
 static Bool ensure_open(ThreadVectors* t)
 {
-   if (t->file != NULL && t->file_pid == VG_(getpid)())
+   if (t->file != NULL)
       return True;
    return open_vector_file(t, (ThreadId)(t - threads));
+}
+
+/* Around a fork: buffered lines are written before it, so that the
+   child cannot write them again; the parent then appends. */
+static void before_fork(ThreadId tid)
+{
+   ThreadId i;
+
+   for (i = 1; i < VG_N_THREADS; i++)
+      if (threads[i].file != NULL) {
+         VG_(fclose)(threads[i].file);
+         threads[i].file = NULL;
+         threads[i].reopen = True;
+      }
+}
+
+static void after_fork_in_parent(ThreadId tid)
+{
+   ThreadId i;
+
+   for (i = 1; i < VG_N_THREADS; i++)
+      if (threads[i].reopen) {
+         threads[i].reopen = False;
+         threads[i].file = VG_(fopen)(threads[i].temp_name,
+                                      VKI_O_WRONLY | VKI_O_APPEND, 0);
+         if (threads[i].file == NULL)
+            VG_(umsg)("error: can't reopen '%s'\n", threads[i].temp_name);
+      }
+}
+
+static void after_fork_in_child(ThreadId tid)
+{
+   ThreadId i;
+
+   for (i = 1; i < VG_N_THREADS; i++)
+      threads[i].reopen = False;
 }
 
 static void write_vector(ThreadVectors* t)

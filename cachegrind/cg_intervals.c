@@ -61,7 +61,6 @@ static Int   n_events;
 static ULong run_totals[CG_N_EVENTS];
 
 static VgFile* out;                    /* opened at the first interval */
-static Int     out_pid;                /* ... by this process */
 static HChar*  final_name;
 static HChar*  temp_name;
 
@@ -110,23 +109,19 @@ static void write_header(void)
    VG_(fprintf)(out, "\n");
 }
 
-/* Opened when the first interval ends, and again in a forked child
-   (whose name has its own pid; the inherited handle is the parent's). */
+/* Opened when the first interval ends (and in a forked child, whose
+   name has its own pid, when its first interval ends). */
 static Bool ensure_open(void)
 {
-   if (out != NULL && out_pid == VG_(getpid)())
+   if (out != NULL)
       return True;
-   if (out != NULL) {
-      VG_(fclose)(out);
-      VG_(free)(final_name);
-      VG_(free)(temp_name);
-   }
+   VG_(free)(final_name);
+   VG_(free)(temp_name);
    final_name = VG_(expand_file_name)("--intervals-out-file",
                                       cg_clo.intervals_out_file);
    temp_name = VG_(malloc)("cg.intervals.name",
                            VG_(strlen)(final_name) + 32);
    VG_(sprintf)(temp_name, "%s.tmp.%d", final_name, VG_(getpid)());
-   out_pid = VG_(getpid)();
    out = VG_(fopen)(temp_name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                     VKI_S_IRUSR | VKI_S_IWUSR);
    if (out == NULL) {
@@ -137,6 +132,29 @@ static Bool ensure_open(void)
    }
    write_header();
    return True;
+}
+
+/* Around a fork: the file's buffered lines are written before it, so
+   the child cannot write them a second time, and the child starts a
+   file of its own. */
+static void before_fork(ThreadId tid)
+{
+   if (out != NULL) {
+      VG_(fclose)(out);
+      out = NULL;
+   }
+}
+
+static void after_fork_in_parent(ThreadId tid)
+{
+   if (enabled && temp_name != NULL) {
+      out = VG_(fopen)(temp_name, VKI_O_WRONLY | VKI_O_APPEND, 0);
+      if (out == NULL) {
+         VG_(umsg)("error: can't reopen phase profile '%s'; it will be "
+                   "missing.\n", temp_name);
+         enabled = False;
+      }
+   }
 }
 
 void cg_intervals_init(void)
@@ -152,6 +170,7 @@ void cg_intervals_init(void)
    boundary = cg_clo.interval_size;
    start_countdown(0);
    bases = VG_(HT_construct)("cg.intervals.bases");
+   VG_(atfork)(before_fork, after_fork_in_parent, NULL);
 }
 
 /*------------------------------------------------------------*/
@@ -261,7 +280,7 @@ void cg_intervals_fini(void)
       return;
    if (executed() > interval_start || out == NULL)
       write_interval(executed());
-   if (out == NULL || out_pid != VG_(getpid)())
+   if (out == NULL)
       return;
    VG_(fprintf)(out, "totals:");
    for (e = 0; e < n_events; e++)
