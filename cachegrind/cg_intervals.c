@@ -157,6 +157,15 @@ static void after_fork_in_parent(ThreadId tid)
    }
 }
 
+/* The child's file is a profile of its own: intervals numbered from 1
+   (the first one starts where the parent's last one ended) and totals
+   of what it writes. */
+static void after_fork_in_child(ThreadId tid)
+{
+   interval_index = 0;
+   VG_(memset)(run_totals, 0, sizeof run_totals);
+}
+
 void cg_intervals_init(void)
 {
    Int e;
@@ -170,7 +179,7 @@ void cg_intervals_init(void)
    boundary = cg_clo.interval_size;
    start_countdown(0);
    bases = VG_(HT_construct)("cg.intervals.bases");
-   VG_(atfork)(before_fork, after_fork_in_parent, NULL);
+   VG_(atfork)(before_fork, after_fork_in_parent, after_fork_in_child);
 }
 
 /*------------------------------------------------------------*/

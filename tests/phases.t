@@ -148,12 +148,17 @@ my $fork = run_ours(['--interval-size=10k', '--intervals-out-file=iv.%p'],
 my @ivfiles = grep { $_->{name} =~ /^iv\.\d+$/ } @{ $fork->{files} };
 my @cgfiles = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $fork->{files} };
 is(scalar(@ivfiles), scalar(@cgfiles), 'a forking program: one intervals file per process');
-my $pids_ok = 1;
+my ($pids_ok, $wellformed) = (1, 1);
 for my $f (@ivfiles) {
-    my ($h) = parse_intervals($f->{content});
+    my ($h, $v) = parse_intervals($f->{content});
     $pids_ok = 0 unless defined $h->{pid} && $h->{pid} == $f->{pid} && defined $h->{totals};
+    # no line written twice (buffered lines must not reach both files)
+    my @versions = $f->{content} =~ /^version:/mg;
+    $wellformed = 0 unless @versions == 1 && @$v
+        && !grep { $v->[$_]{index} != $_ + 1 } 0 .. $#$v;
 }
 ok(@ivfiles >= 2 && $pids_ok, 'each names its own pid and is complete');
+ok($wellformed, 'each has one header and intervals numbered 1, 2, ... once');
 
 # --- A 32-bit program (the x86 variant counts down in 32-bit words) ---------
 
