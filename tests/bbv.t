@@ -128,6 +128,23 @@ for my $prog (@PROGS) {
     }
 }
 
+# 32-bit programs through the x86 variant of the tool, when it is built.
+my $m32_ok = -x File::Spec->catfile(top_dir(), 'cachegrind', 'cachegrind-x86-linux')
+    && system("printf 'int main(void){return 0;}\\n' | gcc -m32 -x c -o /dev/null - 2>/dev/null") == 0;
+if ($m32_ok) {
+    my $src = File::Spec->catdir(tests_dir(), 'progs');
+    for my $prog (qw(strings recursion matrix_walk)) {
+        my $c = File::Spec->catfile($src, "$prog.c");
+        my $bin = build_one(File::Spec->catfile(build_root(), 'bbv', "$prog-m32"),
+                            [$c, File::Spec->catfile($src, 'common.h')],
+                            'gcc', '-m32', '-g', '-O2', '-I', $src, $c);
+        push @items, {
+            type => 'bbv', label => "$prog-m32 [10000]", prog => $prog,
+            cmd => [ $bin ], size => $SIZES[0], run => {}, attempts => 1,
+        };
+    }
+}
+
 # Our cachegrind.out from a bbv run vs the system Cachegrind without
 # chasing and unrolling.
 for my $variant (qw(strings-O2 matrix_walk-O0 indirect-O2 reps-O0)) {
