@@ -289,16 +289,45 @@ static void deliver_fetch(Delivery* d, const Event* ev)
         fetch_not_mru(d, i1, first, last, first_known_mru));
 }
 
+typedef struct {
+   Int          size;
+   const HChar* read_name;
+   void*        read;
+   const HChar* write_name;
+   void*        write;
+} SizedDataHelper;
+
+#define SIZED(n) { n, "cg_sim_read" #n, (void*)cg_sim_read##n, \
+                   "cg_sim_write" #n, (void*)cg_sim_write##n }
+static const SizedDataHelper sized_data_helpers[] = {
+   SIZED(1), SIZED(2), SIZED(4), SIZED(8), SIZED(16), SIZED(32)
+};
+#undef SIZED
+
 static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
 {
-   IRExpr** args = mkIRExprVec_3(ptr_const(ev->instr), ev->addr,
-                                 mkIRExpr_HWord((HWord)ev->size));
    IRExpr* guard = not_mru_access(d, cg_sim_d1(), ev->addr, ev->size);
+   UInt i;
 
+   for (i = 0; i < sizeof sized_data_helpers / sizeof sized_data_helpers[0];
+        i++) {
+      const SizedDataHelper* h = &sized_data_helpers[i];
+      if (h->size == ev->size) {
+         emit_call(d, is_write ? h->write_name : h->read_name,
+                   is_write ? h->write : h->read,
+                   mkIRExprVec_2(ptr_const(ev->instr), ev->addr), guard);
+         return;
+      }
+   }
+   /* Other sizes (x87's 10 bytes, capped dirty-helper accesses). */
    if (is_write)
-      CALL(d, cg_sim_write, args, guard);
+      CALL(d, cg_sim_write, mkIRExprVec_3(ptr_const(ev->instr), ev->addr,
+                                          mkIRExpr_HWord((HWord)ev->size)),
+           guard);
    else
-      CALL(d, cg_sim_read, args, guard);
+      CALL(d, cg_sim_read, mkIRExprVec_3(ptr_const(ev->instr), ev->addr,
+                                         mkIRExpr_HWord((HWord)ev->size)),
+           guard);
 }
 
 /* taken = guard, or its negation when the exit leaves to the next

@@ -69,6 +69,26 @@ VG_REGPARM(3) void cg_sim_write(InstrInfo* ii, Addr addr, UWord size)
    simulate_data(ii, addr, size, EV_DW);
 }
 
+/* The same with the size in the function instead of an argument: the
+   compiled code at each access site sets up one register fewer, and
+   does not load a 64-bit constant, whether or not the call is made. */
+#define SIZED_DATA_HELPERS(n)                                            \
+   VG_REGPARM(2) void cg_sim_read##n(InstrInfo* ii, Addr addr)           \
+   {                                                                     \
+      simulate_data(ii, addr, n, EV_DR);                                 \
+   }                                                                     \
+   VG_REGPARM(2) void cg_sim_write##n(InstrInfo* ii, Addr addr)          \
+   {                                                                     \
+      simulate_data(ii, addr, n, EV_DW);                                 \
+   }
+
+SIZED_DATA_HELPERS(1)
+SIZED_DATA_HELPERS(2)
+SIZED_DATA_HELPERS(4)
+SIZED_DATA_HELPERS(8)
+SIZED_DATA_HELPERS(16)
+SIZED_DATA_HELPERS(32)
+
 VG_REGPARM(3) void cg_sim_read_counted(InstrInfo* ii, Addr addr, UWord size)
 {
    ii->cc->count[EV_DR] += *collecting;

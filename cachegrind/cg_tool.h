@@ -224,6 +224,16 @@ const struct _CacheLevel* cg_sim_d1(void);
 VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii);
 VG_REGPARM(3) void cg_sim_read(InstrInfo* ii, Addr addr, UWord size);
 VG_REGPARM(3) void cg_sim_write(InstrInfo* ii, Addr addr, UWord size);
+/* The common sizes, with the size in the name (cg_sim.c says why). */
+#define CG_DECLARE_SIZED_DATA_HELPERS(n)                                 \
+   VG_REGPARM(2) void cg_sim_read##n(InstrInfo* ii, Addr addr);          \
+   VG_REGPARM(2) void cg_sim_write##n(InstrInfo* ii, Addr addr);
+CG_DECLARE_SIZED_DATA_HELPERS(1)
+CG_DECLARE_SIZED_DATA_HELPERS(2)
+CG_DECLARE_SIZED_DATA_HELPERS(4)
+CG_DECLARE_SIZED_DATA_HELPERS(8)
+CG_DECLARE_SIZED_DATA_HELPERS(16)
+CG_DECLARE_SIZED_DATA_HELPERS(32)
 /* Guarded accesses: counted by the helper as well. */
 VG_REGPARM(3) void cg_sim_read_counted(InstrInfo* ii, Addr addr, UWord size);
 VG_REGPARM(3) void cg_sim_write_counted(InstrInfo* ii, Addr addr,
