@@ -25,6 +25,9 @@ use File::Find qw(find);
 use File::Path qw(make_path);
 use File::Temp qw(tempdir);
 use POSIX qw(_exit);
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use CgTest qw(run_captured);
 
 my $top    = abs_path(dirname(abs_path(__FILE__)) . '/..');
 my $golden = "$top/tests/golden/cg_annotate";
@@ -78,19 +81,7 @@ sub stage_golden {
 # Run a program in a directory; returns { out, err, status }.
 sub run_in {
     my ($dir, @cmd) = @_;
-    my ($o, $e) = ("$tmp/stdout", "$tmp/stderr");
-    my $pid = fork // die "fork: $!";
-    if ($pid == 0) {
-        chdir $dir or _exit(126);
-        open(STDOUT, '>', $o) or _exit(126);
-        open(STDERR, '>', $e) or _exit(126);
-        open(STDIN, '<', '/dev/null');
-        { exec { $cmd[0] } @cmd }
-        _exit(127);
-    }
-    waitpid($pid, 0);
-    my $status = $? >> 8;
-    return { out => slurp($o), err => slurp($e), status => $status };
+    return run_captured($dir, @cmd);
 }
 
 sub slurp {

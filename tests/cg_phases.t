@@ -23,10 +23,9 @@ use warnings;
 use File::Spec;
 use File::Temp qw(tempdir);
 use FindBin;
-use POSIX qw(_exit);
 use Test::More;
 use lib "$FindBin::Bin/lib";
-use CgTest qw(top_dir slurp spew);
+use CgTest qw(top_dir slurp spew run_captured);
 
 my $top  = top_dir();
 my $tmp  = tempdir('cg_phases-t-XXXXXX', TMPDIR => 1, CLEANUP => 1);
@@ -53,18 +52,7 @@ sub make_script {
 # Run cg_phases with ARGS in $tmp; returns { out, err, status }.
 sub run {
     my @args = @_;
-    my ($o, $e) = ("$tmp/.stdout", "$tmp/.stderr");
-    my $pid = fork // die "fork: $!";
-    if ($pid == 0) {
-        chdir $tmp or _exit(126);
-        open(STDOUT, '>', $o) or _exit(126);
-        open(STDERR, '>', $e) or _exit(126);
-        open(STDIN, '<', '/dev/null');
-        { exec { $prog } 'cg_phases', @args }
-        _exit(127);
-    }
-    waitpid($pid, 0);
-    return { out => slurp($o), err => slurp($e), status => $? >> 8 };
+    return run_captured($tmp, $prog, @args);
 }
 
 # Write an interval file into $tmp.

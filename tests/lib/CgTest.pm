@@ -34,7 +34,7 @@ our @EXPORT_OK = qw(
     run_ref run_ours run_valgrind
     run_pair runs_match
     parse_cgout normalise_stderr compare_runs check_banner
-    run_parallel case_label slurp spew which
+    run_parallel case_label slurp spew which run_captured
     REF_BANNER
 );
 our %EXPORT_TAGS = (all => \@EXPORT_OK);
@@ -70,6 +70,27 @@ sub slurp {
     my $data = <$fh>;
     close $fh;
     return defined $data ? $data : '';
+}
+
+# run_captured($dir, @cmd) -> { out, err, status }: runs @cmd (the first
+# element is the program's path, also its argv[0]) in $dir with stdin
+# from /dev/null, capturing stdout and stderr.
+sub run_captured {
+    my ($dir, @cmd) = @_;
+    my $cap = tempdir('cgcap-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    my ($o, $e) = ("$cap/stdout", "$cap/stderr");
+    my $pid = fork() // die "fork: $!\n";
+    if ($pid == 0) {
+        chdir $dir                 or POSIX::_exit(126);
+        open(STDOUT, '>', $o)      or POSIX::_exit(126);
+        open(STDERR, '>', $e)      or POSIX::_exit(126);
+        open(STDIN, '<', '/dev/null');
+        { no warnings 'exec'; exec { $cmd[0] } @cmd; }
+        POSIX::_exit(127);
+    }
+    waitpid($pid, 0);
+    my $status = $? >> 8;
+    return { out => slurp($o), err => slurp($e), status => $status };
 }
 
 sub spew {
