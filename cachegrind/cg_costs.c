@@ -188,12 +188,59 @@ static void count_lookup(Bool has_file_line, Bool has_fn)
       lookup_stats.lookups_none++;
 }
 
+/* The function name of an address is what VG_(get_fnname) returns, but
+   that demangles (C++) the symbol's name on every call: for cc1, a C++
+   program with no line tables, that was about 1 s of a 9 s run, most of
+   what --cache-sim=no adds to --tool=none.  The undemangled lookup
+   finds the same symbol without demangling it, and the name it returns
+   points into the symbol table, so equal pointers mean the same symbol
+   and hence the same final name: that is the key of a small cache of
+   final names.  A miss asks VG_(get_fnname) itself, so the names are
+   exactly its own.  Pointers stay valid while the debug info that holds
+   them is loaded; any unloading starts a new epoch, which empties the
+   cache.  VG_(get_fnname_raw) is the core's own (pub_core_debuginfo.h),
+   not part of the tool interface, so it is declared here. */
+extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar** buf);
+
+#define FN_CACHE_SIZE 4096   /* a power of two */
+
+typedef struct {
+   const HChar* raw;       /* symbol-table name, or NULL */
+   const HChar* name;      /* interned final name */
+} FnCacheEntry;
+
+static FnCacheEntry fn_cache[FN_CACHE_SIZE];
+static DiEpoch      fn_cache_epoch;
+
+static const HChar* function_name(DiEpoch epoch, Addr instr_addr,
+                                  Bool* has_fn)
+{
+   const HChar *raw, *final_name;
+   FnCacheEntry* entry;
+
+   if (fn_cache_epoch.n != epoch.n) {
+      VG_(memset)(fn_cache, 0, sizeof fn_cache);
+      fn_cache_epoch = epoch;
+   }
+   *has_fn = VG_(get_fnname_raw)(epoch, instr_addr, &raw);
+   if (!*has_fn)
+      return intern(UNKNOWN_NAME);
+   entry = &fn_cache[((UWord)raw >> 3) & (FN_CACHE_SIZE - 1)];
+   if (entry->raw == raw)
+      return entry->name;
+   *has_fn = VG_(get_fnname)(epoch, instr_addr, &final_name);
+   tl_assert(*has_fn);   /* the same symbol search found it just now */
+   entry->raw = raw;
+   entry->name = intern(final_name);
+   return entry->name;
+}
+
 /* File and line come from the line table, the function from the
    symbol table; either may be missing independently. */
 CostCentre* cg_costs_for_instr(Addr instr_addr)
 {
    DiEpoch epoch = VG_(current_DiEpoch)();
-   const HChar *file, *dir, *fn_name;
+   const HChar *file, *dir;
    const HChar *path, *fn;
    UInt line = 0;
    Bool has_file_line, has_fn;
@@ -204,8 +251,7 @@ CostCentre* cg_costs_for_instr(Addr instr_addr)
    if (!has_file_line)
       line = 0;
 
-   has_fn = VG_(get_fnname)(epoch, instr_addr, &fn_name);
-   fn = intern(has_fn ? fn_name : UNKNOWN_NAME);
+   fn = function_name(epoch, instr_addr, &has_fn);
 
    count_lookup(has_file_line, has_fn);
    return cc_find_or_add(path, fn, (Int)line);

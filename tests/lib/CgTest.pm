@@ -405,12 +405,17 @@ sub run_valgrind {
         my ($fpid) = $n =~ /(\d+)$/;
         push @{ $res{files} }, { name => $n, pid => $fpid, content => slurp($p) };
     }
-    # Order by pid (numeric) where the name ends in one, else by name.
+    # Order by pid where the name ends in one, else by name: the main
+    # process first, then its children in the order they were forked.
     # Pairing ref and ours files by this rank pairs parent with parent
-    # and child with child (children get higher pids, barring wrap).
+    # and child with child.  Pids are counted from the main process's,
+    # modulo the largest pid_max, because on a busy machine pids wrap
+    # (at 32768 by default) between a parent and its child.
+    my $rank = sub { (($_[0] - $pid) % 4194304 + 4194304) % 4194304 };
     @{ $res{files} } = sort {
-        (defined $a->{pid} && defined $b->{pid}) ? ($a->{pid} <=> $b->{pid} || $a->{name} cmp $b->{name})
-                                                 : ($a->{name} cmp $b->{name})
+        (defined $a->{pid} && defined $b->{pid})
+            ? ($rank->($a->{pid}) <=> $rank->($b->{pid}) || $a->{name} cmp $b->{name})
+            : ($a->{name} cmp $b->{name})
     } @{ $res{files} };
 
     # A tool that resolves a relative output name against the client's
