@@ -3,11 +3,11 @@
    Owns: the interned file/function strings, the cost-centre table
    keyed by (file, function, line), the debug-info lookups that map an
    instruction address to its cost centre, and the per-translation
-   InstrInfo tables.
+   tables of fetch sites.
    Must not: run at client run time (everything here happens while
    translating, when a translation is discarded, or at exit).
 
-   A translation's InstrInfo table and execution counters die with the
+   A translation's fetch sites and execution counters die with the
    translation, after its counts are added to the cost centres; those
    live on, so a block that is discarded and retranslated (or a library
    that is unloaded and reloaded) adds to the same counts. */
@@ -36,6 +36,8 @@ static UInt            string_count;
 static CostCentre**    cc_buckets;
 static UInt            cc_n_buckets;
 static UInt            cc_count;
+static CostCentre**    cc_by_index;     /* cc_count of them */
+static UInt            cc_by_index_size;
 static VgHashTable*    block_table;     /* BlockInfo by translation key */
 static BlockInfo*      unlinked_blocks; /* discarded but maybe running */
 static CgLookupStats   lookup_stats;
@@ -170,6 +172,13 @@ static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
    cc->line = line;
    cc->hash_next = cc_buckets[b];
    cc_buckets[b] = cc;
+   if (cc_count == cc_by_index_size) {
+      cc_by_index_size = cc_by_index_size == 0 ? 1024 : 2 * cc_by_index_size;
+      cc_by_index = VG_(realloc)("cg.costs.by_index", cc_by_index,
+                                 cc_by_index_size * sizeof(CostCentre*));
+   }
+   cc->index = cc_count;
+   cc_by_index[cc_count] = cc;
    cc_count++;
    if (cc_count > 2 * cc_n_buckets)
       cc_grow();
@@ -260,15 +269,17 @@ CostCentre* cg_costs_for_instr(Addr instr_addr)
 /* The same address can have two live translations at once: function
    wrapping translates a wrapped function's code once redirected and
    once not.  Both stay in the table under the same key. */
-BlockInfo* cg_costs_new_block(Addr key, UInt n_instrs)
+BlockInfo* cg_costs_new_block(Addr key, UInt n_fetch_sites)
 {
    BlockInfo* block;
 
    block = VG_(malloc)("cg.costs.block",
-                       sizeof(BlockInfo) + n_instrs * sizeof(InstrInfo));
+                       sizeof(BlockInfo)
+                       + n_fetch_sites * sizeof(InstrInfo));
    block->key = key;
    block->groups = NULL;
-   block->n_instrs = n_instrs;
+   block->n_fetch_sites = n_fetch_sites;
+   block->n_fetch_sites_used = 0;
    VG_(HT_add_node)(block_table, block);
    return block;
 }
@@ -277,10 +288,17 @@ EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
                                UInt n_items)
 {
    EventGroup* group = VG_(malloc)("cg.costs.group", sizeof(EventGroup)
-                                   + n_items * sizeof(GroupItem));
+                                   + n_items * sizeof(GroupCount));
+   UInt i;
+
    group->executions = 0;
-   group->n_items = n_items;
-   VG_(memcpy)(group->items, items, n_items * sizeof(GroupItem));
+   group->n_counts = n_items;
+   for (i = 0; i < n_items; i++) {
+      tl_assert(items[i].times <= 0xFFFF);
+      group->counts[i].cc_index = items[i].cc->index;
+      group->counts[i].event    = (UShort)items[i].event;
+      group->counts[i].times    = (UShort)items[i].times;
+   }
    group->next = block->groups;
    block->groups = group;
    return group;
@@ -296,9 +314,10 @@ static void fold_block(BlockInfo* block)
    for (group = block->groups; group != NULL; group = group->next) {
       if (group->executions == 0)
          continue;
-      for (i = 0; i < group->n_items; i++) {
-         const GroupItem* item = &group->items[i];
-         item->cc->count[item->event] += group->executions * item->times;
+      for (i = 0; i < group->n_counts; i++) {
+         const GroupCount* item = &group->counts[i];
+         cc_by_index[item->cc_index]->count[item->event]
+            += group->executions * item->times;
       }
       group->executions = 0;
    }

@@ -273,18 +273,56 @@ static IRExpr* fetch_not_mru(Delivery* d, const CacheLevel* i1, UWord first,
                                          last_not_mru));
 }
 
+/* How many fetch calls deliver_fetch will emit for a superblock, so
+   that its block can be allocated with exactly that many sites: a fetch
+   is skipped when it lies in one line and that line is where the
+   previous instruction ended (the previous fetch left it MRU). */
+UInt cg_deliver_count_fetch_sites(const IRSB* sb)
+{
+   const CacheLevel* i1 = cg_sim_i1();
+   Bool have_prev = False;
+   UWord prev_last = 0;
+   UInt n = 0;
+   Int i;
+
+   if (!cg_clo.cache_sim)
+      return 0;
+   for (i = 0; i < sb->stmts_used; i++) {
+      const IRStmt* st = sb->stmts[i];
+      Addr addr;
+      UWord len, first, last;
+      if (st == NULL || st->tag != Ist_IMark)
+         continue;
+      addr  = (Addr)st->Ist.IMark.addr;
+      len   = cg_instr_len(st);
+      first = addr >> i1->line_bits;
+      last  = (addr + len - 1) >> i1->line_bits;
+      if (!(first == last && have_prev && first == prev_last))
+         n++;
+      have_prev = True;
+      prev_last = last;
+   }
+   return n;
+}
+
 static void deliver_fetch(Delivery* d, const Event* ev)
 {
    const CacheLevel* i1 = cg_sim_i1();
-   InstrInfo* ii = ev->instr;
+   const InstrInfo* ii = ev->instr;
    UWord first = ii->addr >> i1->line_bits;
    UWord last  = (ii->addr + ii->len - 1) >> i1->line_bits;
    Bool first_known_mru = d->have_last_fetch && first == d->last_fetch_block;
+   InstrInfo* site;
 
    if (!cg_clo.cache_sim || (first == last && first_known_mru))
       return;
    d->have_last_fetch = True;
    d->last_fetch_block = last;
+   /* cg_instrument_fetch_sites counted these in advance. */
+   tl_assert(d->block->n_fetch_sites_used < d->block->n_fetch_sites);
+   site = &d->block->fetch_sites[d->block->n_fetch_sites_used++];
+   *site = *ii;
+   ii = site;
    CALL(d, cg_sim_fetch, mkIRExprVec_1(ptr_const(ii)),
         fetch_not_mru(d, i1, first, last, first_known_mru));
 }
@@ -315,17 +353,18 @@ static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
       if (h->size == ev->size) {
          emit_call(d, is_write ? h->write_name : h->read_name,
                    is_write ? h->write : h->read,
-                   mkIRExprVec_2(ptr_const(ev->instr), ev->addr), guard);
+                   mkIRExprVec_2(ptr_const(ev->instr->cc), ev->addr),
+                   guard);
          return;
       }
    }
    /* Other sizes (x87's 10 bytes, capped dirty-helper accesses). */
    if (is_write)
-      CALL(d, cg_sim_write, mkIRExprVec_3(ptr_const(ev->instr), ev->addr,
+      CALL(d, cg_sim_write, mkIRExprVec_3(ptr_const(ev->instr->cc), ev->addr,
                                           mkIRExpr_HWord((HWord)ev->size)),
            guard);
    else
-      CALL(d, cg_sim_read, mkIRExprVec_3(ptr_const(ev->instr), ev->addr,
+      CALL(d, cg_sim_read, mkIRExprVec_3(ptr_const(ev->instr->cc), ev->addr,
                                          mkIRExpr_HWord((HWord)ev->size)),
            guard);
 }
@@ -458,7 +497,7 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
 void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
                                IRExpr* addr, Int size, IRExpr* guard)
 {
-   IRExpr** args = mkIRExprVec_3(ptr_const(instr), addr,
+   IRExpr** args = mkIRExprVec_3(ptr_const(instr->cc), addr,
                                  mkIRExpr_HWord((HWord)size));
    if (is_write)
       CALL(d, cg_sim_write_counted, args, guard);

@@ -45,6 +45,10 @@ typedef struct {
 
 void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,
                       BlockInfo* block);
+/* The length VEX gives an instruction (an undecodable one has 0). */
+UWord cg_instr_len(const IRStmt* imark);
+/* The number of fetch sites (InstrInfos) the block of `sb` needs. */
+UInt cg_deliver_count_fetch_sites(const IRSB* sb);
 /* Delivers a run of events that always executes as a whole. */
 void cg_deliver_events(Delivery* d, const Event* events, Int n);
 /* A load or store that happens only if `guard` holds. */

@@ -25,6 +25,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
 #include "cg_tool.h"
 #include "cg_events.h"
@@ -134,8 +135,6 @@ static void add_write(Pass* p, IRExpr* addr, Int size)
 
 /* Guarded accesses bypass the queue: everything queued before them is
    delivered first, then one call that runs only if the guard holds. */
-/* Guarded accesses bypass the queue: everything queued before them is
-   delivered first, then one call that runs only if the guard holds. */
 static void add_guarded_access(Pass* p, Bool is_write, IRExpr* addr,
                                Int size, IRExpr* guard)
 {
@@ -186,21 +185,31 @@ static void bbv_rep_check(Pass* p, Addr instr_addr)
       cg_deliver_bbv_rep(&p->delivery, cg_bbv_rep_for(instr_addr));
 }
 
-static void start_instruction(Pass* p, const IRStmt* st)
+UWord cg_instr_len(const IRStmt* imark)
 {
-   InstrInfo* ii;
-   UWord len = st->Ist.IMark.len;
+   UWord len = imark->Ist.IMark.len;
 
    /* VEX marks an undecodable instruction with length 0. */
    if (len == 0)
       len = VG_MIN_INSTR_SZB;
    tl_assert((len >= VG_MIN_INSTR_SZB && len <= MAX_INSTR_LEN)
              || len == VG_CLREQ_SZB);
-   tl_assert(p->n_instrs_seen < p->block->n_instrs);
+   return len;
+}
 
-   ii = &p->block->instrs[p->n_instrs_seen++];
+/* The superblock's instructions while it is translated (events point
+   at them); only the fetch sites outlive the translation. */
+static InstrInfo* instrs_scratch;
+static UInt       instrs_scratch_size;
+
+static void start_instruction(Pass* p, const IRStmt* st)
+{
+   InstrInfo* ii;
+
+   tl_assert(p->n_instrs_seen < instrs_scratch_size);
+   ii = &instrs_scratch[p->n_instrs_seen++];
    ii->addr = (Addr)st->Ist.IMark.addr;
-   ii->len  = len;
+   ii->len  = cg_instr_len(st);
    ii->cc   = cg_costs_for_instr(ii->addr);
    p->current = ii;
    bbv_rep_check(p, ii->addr);
@@ -362,9 +371,15 @@ IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
       return sb_in;
 
    n_instrs   = count_instrs(sb_in);
+   if (n_instrs > instrs_scratch_size) {
+      instrs_scratch_size = 2 * n_instrs;
+      instrs_scratch = VG_(realloc)("cg.instrument.instrs", instrs_scratch,
+                                    instrs_scratch_size * sizeof(InstrInfo));
+   }
    p.out      = deepCopyIRSBExceptStmts(sb_in);
    p.offset_sp = layout->offset_SP;
-   p.block    = cg_costs_new_block(closure->nraddr, n_instrs);
+   p.block    = cg_costs_new_block(closure->nraddr,
+                                   cg_deliver_count_fetch_sites(sb_in));
    cg_deliver_start(&p.delivery, p.out, gWordTy, p.block);
    p.n_instrs_seen = 0;
    p.current  = NULL;

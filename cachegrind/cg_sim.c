@@ -1,8 +1,9 @@
 /* cg_sim.c -- the helpers that run while the client runs.
 
    Owns: the three cache instances (I1, D1 and the shared LL).
-   Each helper takes the InstrInfo of the instruction the event belongs
-   to, feeds the models, and adds the outcome to its cost centre.
+   Each helper takes the cost centre of the instruction the event
+   belongs to (the fetch helper: its InstrInfo, which has the address
+   and length too), feeds the models, and adds the outcome to it.
    Must not: print, allocate or look anything up; these run for every
    executed instruction, so they stay small and branch-light.
 
@@ -47,11 +48,9 @@ VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii)
 }
 
 /* `first` is EV_DR or EV_DW; its two miss counters follow it. */
-static inline void simulate_data(const InstrInfo* ii, Addr addr,
+static inline void simulate_data(CostCentre* cc, Addr addr,
                                  UWord size, CgEvent first)
 {
-   CostCentre* cc = ii->cc;
-
    if (cg_cache_ref_missed(&D1, addr, (UChar)size)) {
       cc->count[first + 1] += *collecting;
       if (cg_cache_ref_missed(&LL, addr, (UChar)size))
@@ -59,27 +58,27 @@ static inline void simulate_data(const InstrInfo* ii, Addr addr,
    }
 }
 
-VG_REGPARM(3) void cg_sim_read(InstrInfo* ii, Addr addr, UWord size)
+VG_REGPARM(3) void cg_sim_read(CostCentre* cc, Addr addr, UWord size)
 {
-   simulate_data(ii, addr, size, EV_DR);
+   simulate_data(cc, addr, size, EV_DR);
 }
 
-VG_REGPARM(3) void cg_sim_write(InstrInfo* ii, Addr addr, UWord size)
+VG_REGPARM(3) void cg_sim_write(CostCentre* cc, Addr addr, UWord size)
 {
-   simulate_data(ii, addr, size, EV_DW);
+   simulate_data(cc, addr, size, EV_DW);
 }
 
 /* The same with the size in the function instead of an argument: the
    compiled code at each access site sets up one register fewer, and
    does not load a 64-bit constant, whether or not the call is made. */
 #define SIZED_DATA_HELPERS(n)                                            \
-   VG_REGPARM(2) void cg_sim_read##n(InstrInfo* ii, Addr addr)           \
+   VG_REGPARM(2) void cg_sim_read##n(CostCentre* cc, Addr addr)          \
    {                                                                     \
-      simulate_data(ii, addr, n, EV_DR);                                 \
+      simulate_data(cc, addr, n, EV_DR);                                 \
    }                                                                     \
-   VG_REGPARM(2) void cg_sim_write##n(InstrInfo* ii, Addr addr)          \
+   VG_REGPARM(2) void cg_sim_write##n(CostCentre* cc, Addr addr)         \
    {                                                                     \
-      simulate_data(ii, addr, n, EV_DW);                                 \
+      simulate_data(cc, addr, n, EV_DW);                                 \
    }
 
 SIZED_DATA_HELPERS(1)
@@ -89,15 +88,16 @@ SIZED_DATA_HELPERS(8)
 SIZED_DATA_HELPERS(16)
 SIZED_DATA_HELPERS(32)
 
-VG_REGPARM(3) void cg_sim_read_counted(InstrInfo* ii, Addr addr, UWord size)
+VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
+                                       UWord size)
 {
-   ii->cc->count[EV_DR] += *collecting;
-   simulate_data(ii, addr, size, EV_DR);
+   cc->count[EV_DR] += *collecting;
+   simulate_data(cc, addr, size, EV_DR);
 }
 
-VG_REGPARM(3) void cg_sim_write_counted(InstrInfo* ii, Addr addr,
+VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
                                         UWord size)
 {
-   ii->cc->count[EV_DW] += *collecting;
-   simulate_data(ii, addr, size, EV_DW);
+   cc->count[EV_DW] += *collecting;
+   simulate_data(cc, addr, size, EV_DW);
 }

@@ -122,10 +122,16 @@ typedef struct _CostCentre {
    const HChar*        file;
    const HChar*        fn;
    Int                 line;
+   UInt                index;      /* creation order: see GroupCount */
    struct _CostCentre* hash_next;
 } CostCentre;
 
-/* What the run-time helpers are told about one guest instruction. */
+/* One guest instruction: its address, length and cost centre.  While a
+   superblock is translated there is one per instruction; a translation
+   keeps one only for each instruction fetch its code simulates (the
+   fetch helper's argument).  Data helpers are given the cost centre
+   itself, so the instructions in the middle of a cache line need no
+   record at all: for cc1 that is 16 MB of heap less. */
 typedef struct {
    Addr        addr;
    UWord       len;
@@ -140,13 +146,21 @@ typedef struct {
    UInt        times;   /* events of that kind in the run */
 } GroupItem;
 
+/* The same as kept for the life of the translation, in half the space
+   (a large program has hundreds of thousands of them). */
+typedef struct {
+   UInt   cc_index;     /* CostCentre.index */
+   UShort event;
+   UShort times;
+} GroupCount;
+
 /* A run of events that always executes as a whole, with the one
    counter compiled code increments for it. */
 typedef struct _EventGroup {
    ULong               executions;
    struct _EventGroup* next;
-   UInt                n_items;
-   GroupItem           items[0];
+   UInt                n_counts;
+   GroupCount          counts[0];
 } EventGroup;
 
 /* One per live translation, keyed by its non-redirected address. */
@@ -154,8 +168,9 @@ typedef struct _BlockInfo {
    struct _BlockInfo* next;     /* VgHashNode layout: next, key */
    UWord              key;
    EventGroup*        groups;
-   UInt               n_instrs;
-   InstrInfo          instrs[0];
+   UInt               n_fetch_sites;     /* capacity */
+   UInt               n_fetch_sites_used;
+   InstrInfo          fetch_sites[0];
 } BlockInfo;
 
 typedef struct {
@@ -166,7 +181,7 @@ typedef struct {
 } CgLookupStats;
 
 void        cg_costs_init(void);
-BlockInfo*  cg_costs_new_block(Addr key, UInt n_instrs);
+BlockInfo*  cg_costs_new_block(Addr key, UInt n_fetch_sites);
 void        cg_costs_discard_block(Addr key);
 EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
                                UInt n_items);
@@ -222,12 +237,12 @@ const struct _CacheLevel* cg_sim_d1(void);
 
 /* Only misses: the access counts come from execution counters. */
 VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii);
-VG_REGPARM(3) void cg_sim_read(InstrInfo* ii, Addr addr, UWord size);
-VG_REGPARM(3) void cg_sim_write(InstrInfo* ii, Addr addr, UWord size);
+VG_REGPARM(3) void cg_sim_read(CostCentre* cc, Addr addr, UWord size);
+VG_REGPARM(3) void cg_sim_write(CostCentre* cc, Addr addr, UWord size);
 /* The common sizes, with the size in the name (cg_sim.c says why). */
 #define CG_DECLARE_SIZED_DATA_HELPERS(n)                                 \
-   VG_REGPARM(2) void cg_sim_read##n(InstrInfo* ii, Addr addr);          \
-   VG_REGPARM(2) void cg_sim_write##n(InstrInfo* ii, Addr addr);
+   VG_REGPARM(2) void cg_sim_read##n(CostCentre* cc, Addr addr);         \
+   VG_REGPARM(2) void cg_sim_write##n(CostCentre* cc, Addr addr);
 CG_DECLARE_SIZED_DATA_HELPERS(1)
 CG_DECLARE_SIZED_DATA_HELPERS(2)
 CG_DECLARE_SIZED_DATA_HELPERS(4)
@@ -235,8 +250,9 @@ CG_DECLARE_SIZED_DATA_HELPERS(8)
 CG_DECLARE_SIZED_DATA_HELPERS(16)
 CG_DECLARE_SIZED_DATA_HELPERS(32)
 /* Guarded accesses: counted by the helper as well. */
-VG_REGPARM(3) void cg_sim_read_counted(InstrInfo* ii, Addr addr, UWord size);
-VG_REGPARM(3) void cg_sim_write_counted(InstrInfo* ii, Addr addr,
+VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
+                                       UWord size);
+VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
                                         UWord size);
 
 /*------------------------------------------------------------*/
