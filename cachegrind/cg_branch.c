@@ -3,13 +3,13 @@
    Owns: the conditional predictor (a table of two-bit saturating
    counters indexed by global history and branch address) and the
    indirect predictor (a table of last-seen targets indexed by branch
-   address): their state, its layout and its update rules.
-   Must not: count anything.
+   address): their state and its update rules.
+   Must not: count anything but the misprediction of the branch it is
+   told about.
 
-   Every conditional and indirect branch updates a predictor, so the
-   update is compiled inline (cg_deliver.c) rather than called; this
-   file describes the state to it (CgBranchLayout) and keeps the rules
-   in one place:
+   The conditional update runs as a helper (cg_branch_cond); the
+   indirect one is compiled inline (cg_deliver.c), from the slot this
+   file gives it.  The rules:
      conditional: index = (history & 0x7F) << 7 | (address & 0x7F);
                   predicted taken = counter >= 2;
                   counter = cond_next[counter * 2 + taken];
@@ -41,36 +41,38 @@
 #define COND_TABLE_SIZE   (1 << (COND_HISTORY_BITS + COND_ADDR_BITS))
 #define IND_TABLE_SIZE    512
 
-/* In the tool's static data, so compiled code reaches them with 32-bit
-   addresses. */
+/* In the tool's static data, so compiled code reaches the indirect
+   targets with 32-bit addresses. */
 static UChar cond_counters[COND_TABLE_SIZE];  /* 0..3; >= 2 predicts taken */
 static UWord cond_history;                    /* 1 bit per branch, newest low */
 static Addr  ind_targets[IND_TABLE_SIZE];
 
 /* A two-bit counter's next value, indexed by counter * 2 + taken:
-   saturating increment when taken, decrement otherwise.  A table
-   because compiled code can apply it with one load and no branch. */
+   saturating increment when taken, decrement otherwise.  A table, so
+   the update has no data-dependent branch. */
 static const UChar cond_next[8] = { 0, 1,  0, 2,  1, 3,  2, 3 };
 
-static CgBranchLayout layout;
+static const UWord* collecting;   /* 1, or 0 outside --toggle-collect */
 
 void cg_branch_init(void)
 {
    VG_(memset)(cond_counters, 0, sizeof cond_counters);
    VG_(memset)(ind_targets, 0, sizeof ind_targets);
    cond_history = 0;
-
-   layout.cond_counters = cond_counters;
-   layout.cond_history  = &cond_history;
-   layout.cond_next     = cond_next;
-   layout.history_mask  = (1 << COND_HISTORY_BITS) - 1;
-   layout.addr_bits     = COND_ADDR_BITS;
-   layout.ind_targets   = ind_targets;
+   collecting = cg_control_collecting_word();
 }
 
-const CgBranchLayout* cg_branch_layout(void)
+VG_REGPARM(3) void cg_branch_cond(CostCentre* cc, UWord addr_part,
+                                  UWord taken)
 {
-   return &layout;
+   UWord index = ((cond_history & ((1 << COND_HISTORY_BITS) - 1))
+                  << COND_ADDR_BITS) | addr_part;
+   UWord counter = cond_counters[index];
+
+   cond_counters[index] = cond_next[counter * 2 + taken];
+   cond_history = (cond_history << 1) | taken;
+   /* predicted taken = counter >= 2, i.e. counter >> 1 */
+   cc->count[EV_BC_MISPRED] += ((counter >> 1) ^ taken) & *collecting;
 }
 
 UWord cg_branch_cond_addr_part(Addr instr_addr)

@@ -266,6 +266,72 @@ CostCentre* cg_costs_for_instr(Addr instr_addr)
    return cc_find_or_add(path, fn, (Int)line);
 }
 
+/* Blocks and groups: hundreds of thousands of small pieces (cc1 has
+   125,000 blocks and more groups) that live as long as a translation.
+   They come from 64 KiB chunks, with one free list per size in 8-byte
+   units, because the general allocator's header and redzone per piece
+   cost about as much as a group's contents. */
+#define PIECE_UNIT       8
+#define PIECE_MAX_UNITS  64           /* larger pieces use VG_(malloc) */
+#define PIECE_CHUNK      (64 * 1024)
+
+typedef struct _FreePiece { struct _FreePiece* next; } FreePiece;
+
+static FreePiece* free_pieces[PIECE_MAX_UNITS + 1];
+static UChar*     chunk_next;
+static SizeT      chunk_left;
+
+static SizeT piece_units(SizeT bytes)
+{
+   return (bytes + PIECE_UNIT - 1) / PIECE_UNIT;
+}
+
+static void* piece_alloc(const HChar* cost_centre, SizeT bytes)
+{
+   SizeT units = piece_units(bytes);
+   void* piece;
+
+   if (units > PIECE_MAX_UNITS)
+      return VG_(malloc)(cost_centre, bytes);
+   if (free_pieces[units] != NULL) {
+      piece = free_pieces[units];
+      free_pieces[units] = free_pieces[units]->next;
+      return piece;
+   }
+   if (chunk_left < units * PIECE_UNIT) {
+      /* The tail of the old chunk is left unused: at most 511 bytes. */
+      chunk_next = VG_(malloc)("cg.costs.chunk", PIECE_CHUNK);
+      chunk_left = PIECE_CHUNK;
+   }
+   piece = chunk_next;
+   chunk_next += units * PIECE_UNIT;
+   chunk_left -= units * PIECE_UNIT;
+   return piece;
+}
+
+static void piece_free(void* piece, SizeT bytes)
+{
+   SizeT units = piece_units(bytes);
+   FreePiece* fp = piece;
+
+   if (units > PIECE_MAX_UNITS) {
+      VG_(free)(piece);
+      return;
+   }
+   fp->next = free_pieces[units];
+   free_pieces[units] = fp;
+}
+
+static SizeT block_bytes(UInt n_fetch_sites)
+{
+   return sizeof(BlockInfo) + n_fetch_sites * sizeof(InstrInfo);
+}
+
+static SizeT group_bytes(UInt n_counts)
+{
+   return sizeof(EventGroup) + n_counts * sizeof(GroupCount);
+}
+
 /* The same address can have two live translations at once: function
    wrapping translates a wrapped function's code once redirected and
    once not.  Both stay in the table under the same key. */
@@ -273,9 +339,7 @@ BlockInfo* cg_costs_new_block(Addr key, UInt n_fetch_sites)
 {
    BlockInfo* block;
 
-   block = VG_(malloc)("cg.costs.block",
-                       sizeof(BlockInfo)
-                       + n_fetch_sites * sizeof(InstrInfo));
+   block = piece_alloc("cg.costs.block", block_bytes(n_fetch_sites));
    block->key = key;
    block->groups = NULL;
    block->n_fetch_sites = n_fetch_sites;
@@ -287,8 +351,7 @@ BlockInfo* cg_costs_new_block(Addr key, UInt n_fetch_sites)
 EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
                                UInt n_items)
 {
-   EventGroup* group = VG_(malloc)("cg.costs.group", sizeof(EventGroup)
-                                   + n_items * sizeof(GroupCount));
+   EventGroup* group = piece_alloc("cg.costs.group", group_bytes(n_items));
    UInt i;
 
    group->executions = 0;
@@ -329,10 +392,10 @@ static void free_block(BlockInfo* block)
 
    while (group != NULL) {
       EventGroup* next = group->next;
-      VG_(free)(group);
+      piece_free(group, group_bytes(group->n_counts));
       group = next;
    }
-   VG_(free)(block);
+   piece_free(block, block_bytes(block->n_fetch_sites));
 }
 
 void cg_costs_fold_all(void)

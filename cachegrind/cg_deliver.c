@@ -21,8 +21,10 @@
      so the simulator is called (a guarded helper call) only otherwise.
      The calls that remain happen in program order, so LL sees exactly
      the stream it would see if everything were simulated.
-   - Branch predictors are updated inline, without a call: every
-     branch changes their state, so there is no common case to skip.
+   - The indirect predictor is updated inline, without a call: every
+     branch changes its state, so there is no common case to skip.  The
+     conditional one is a call: its inline form cost more code than it
+     saved time (see deliver_cond_branch).
    - Everything is emitted at the flush point, in queue order: a check
      always reads the state left by the previous access's call. */
 
@@ -381,12 +383,6 @@ static IRExpr* taken_as_word(Delivery* d, const Event* ev)
                  IRExpr_Unop(is_64bit(d) ? Iop_1Uto64 : Iop_1Uto32, cond));
 }
 
-static IRExpr* byte_to_word(Delivery* d, IRExpr* byte)
-{
-   return assign(d, d->word_ty,
-                 IRExpr_Unop(is_64bit(d) ? Iop_8Uto64 : Iop_8Uto32, byte));
-}
-
 /* cc->count[event] += flag (a word that is 0 or 1). */
 static void add_flag_to_count(Delivery* d, CostCentre* cc, CgEvent event,
                               IRExpr* flag)
@@ -407,43 +403,18 @@ static void add_flag_to_count(Delivery* d, CostCentre* cc, CgEvent event,
    addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, counter, new));
 }
 
-/* The conditional predictor's update (rules in cg_branch.c), inline:
-   a dozen ALU operations and loads instead of a call per branch. */
+/* The conditional predictor's update: a helper call.  Inline, it was
+   about 110 bytes of host code per branch against about 45 for the
+   call; for a compiler run that is 8 MB of translations, enough to put
+   peak memory above the system Cachegrind's, while the time it saved
+   was within a few percent even on branch-heavy loops (bench/README.md). */
 static void deliver_cond_branch(Delivery* d, const Event* ev)
 {
-   const CgBranchLayout* bp = cg_branch_layout();
-   IRExpr* taken   = taken_as_word(d, ev);
-   IRExpr* history = load_word(d, ptr_const(bp->cond_history));
-   IRExpr *index, *slot, *counter, *mispredicted, *next_index, *next;
-
-   index = word_binop(d, Iop_And64, Iop_And32, history,
-                      word_const(d, bp->history_mask));
-   index = word_binop(d, Iop_Shl64, Iop_Shl32, index,
-                      shift_by(bp->addr_bits));
-   index = word_binop(d, Iop_Or64, Iop_Or32, index,
-                      word_const(d, cg_branch_cond_addr_part(ev->instr->addr)));
-   slot  = word_binop(d, Iop_Add64, Iop_Add32, index,
-                      ptr_const(bp->cond_counters));
-   counter = byte_to_word(d, assign(d, Ity_I8,
-                                    IRExpr_Load(Iend_LE, Ity_I8, slot)));
-
-   /* predicted taken = counter >= 2, i.e. counter >> 1 */
-   mispredicted = word_binop(d, Iop_Shr64, Iop_Shr32, counter, shift_by(1));
-   mispredicted = word_binop(d, Iop_Xor64, Iop_Xor32, mispredicted, taken);
-
-   next_index = word_binop(d, Iop_Shl64, Iop_Shl32, counter, shift_by(1));
-   next_index = word_binop(d, Iop_Add64, Iop_Add32, next_index, taken);
-   next_index = word_binop(d, Iop_Add64, Iop_Add32, next_index,
-                           ptr_const(bp->cond_next));
-   next = assign(d, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, next_index));
-   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, slot, next));
-
-   history = word_binop(d, Iop_Shl64, Iop_Shl32, history, shift_by(1));
-   history = word_binop(d, Iop_Or64, Iop_Or32, history, taken);
-   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, ptr_const(bp->cond_history),
-                                      history));
-
-   add_flag_to_count(d, ev->instr->cc, EV_BC_MISPRED, mispredicted);
+   CALL(d, cg_branch_cond,
+        mkIRExprVec_3(ptr_const(ev->instr->cc),
+                      word_const(d, cg_branch_cond_addr_part(ev->instr->addr)),
+                      taken_as_word(d, ev)),
+        NULL);
 }
 
 /* The indirect predictor's update, inline. */

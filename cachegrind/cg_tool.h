@@ -205,19 +205,11 @@ const CgLookupStats* cg_costs_lookup_stats(void);
 /*--- Branch predictors (cg_branch.c)                      ---*/
 /*------------------------------------------------------------*/
 
-/* The predictors' state, as the inline update in compiled code needs
-   it (the rules are in cg_branch.c's header). */
-typedef struct {
-   UChar*       cond_counters;  /* [(history & mask) << addr_bits | addr] */
-   UWord*       cond_history;
-   const UChar* cond_next;      /* [counter * 2 + taken] -> next counter */
-   UWord        history_mask;
-   Int          addr_bits;
-   Addr*        ind_targets;
-} CgBranchLayout;
-
 void cg_branch_init(void);
-const CgBranchLayout* cg_branch_layout(void);
+/* A conditional branch ran (taken is 0 or 1): update the predictor and
+   count a misprediction in `cc` while events are being collected. */
+VG_REGPARM(3) void cg_branch_cond(CostCentre* cc, UWord addr_part,
+                                  UWord taken);
 /* The address part of a conditional branch's counter index. */
 UWord cg_branch_cond_addr_part(Addr instr_addr);
 /* The indirect predictor's slot for a branch. */
