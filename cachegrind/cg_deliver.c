@@ -275,10 +275,18 @@ static IRExpr* fetch_not_mru(Delivery* d, const CacheLevel* i1, UWord first,
                                          last_not_mru));
 }
 
+/* A fetch needs no simulation when it lies in one line and that line is
+   where the previous instruction of the superblock ended: the previous
+   fetch left it MRU.  Shared by the count below and deliver_fetch, which
+   must agree. */
+static Bool fetch_is_known_hit(UWord first, UWord last, Bool have_prev,
+                               UWord prev_last)
+{
+   return first == last && have_prev && first == prev_last;
+}
+
 /* How many fetch calls deliver_fetch will emit for a superblock, so
-   that its block can be allocated with exactly that many sites: a fetch
-   is skipped when it lies in one line and that line is where the
-   previous instruction ended (the previous fetch left it MRU). */
+   that its block can be allocated with exactly that many sites. */
 UInt cg_deliver_count_fetch_sites(const IRSB* sb)
 {
    const CacheLevel* i1 = cg_sim_i1();
@@ -299,7 +307,7 @@ UInt cg_deliver_count_fetch_sites(const IRSB* sb)
       len   = cg_instr_len(st);
       first = addr >> i1->line_bits;
       last  = (addr + len - 1) >> i1->line_bits;
-      if (!(first == last && have_prev && first == prev_last))
+      if (!fetch_is_known_hit(first, last, have_prev, prev_last))
          n++;
       have_prev = True;
       prev_last = last;
@@ -316,11 +324,13 @@ static void deliver_fetch(Delivery* d, const Event* ev)
    Bool first_known_mru = d->have_last_fetch && first == d->last_fetch_block;
    InstrInfo* site;
 
-   if (!cg_clo.cache_sim || (first == last && first_known_mru))
+   if (!cg_clo.cache_sim
+       || fetch_is_known_hit(first, last, d->have_last_fetch,
+                             d->last_fetch_block))
       return;
    d->have_last_fetch = True;
    d->last_fetch_block = last;
-   /* cg_instrument_fetch_sites counted these in advance. */
+   /* cg_deliver_count_fetch_sites counted these in advance. */
    tl_assert(d->block->n_fetch_sites_used < d->block->n_fetch_sites);
    site = &d->block->fetch_sites[d->block->n_fetch_sites_used++];
    *site = *ii;
