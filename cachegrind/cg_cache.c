@@ -38,6 +38,11 @@ static UWord* alloc_mru_mirror(UInt n_sets)
    return mirror;
 }
 
+UWord* cg_cache_new_mirror(const CacheLevel* level)
+{
+   return alloc_mru_mirror((UInt)level->set_mask + 1);
+}
+
 /* Narrow tags only pay where the tag array is big, and only levels that
    compiled code never reads may use them. */
 #define NARROW_TAGS_FROM (1 << 16)
@@ -57,6 +62,7 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    level->set_bits  = log2_of_power_of_two(n_sets);
    level->set_mask  = n_sets - 1;
    level->mru = mirrored ? alloc_mru_mirror(n_sets) : NULL;
+   level->sim_writes_mru = mirrored;
    if (mirrored || n_tags < NARROW_TAGS_FROM) {
       level->narrow = NULL;
       level->tags = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UWord));

@@ -27,6 +27,7 @@ typedef struct _CacheLevel {
    Int          set_bits;   /* log2(n_sets) */
    Int          line_bits;  /* log2(line size) */
    Int          assoc;
+   Bool         sim_writes_mru;  /* else whoever reads `mru` keeps it */
    const HChar* name;
 } CacheLevel;
 
@@ -34,6 +35,10 @@ typedef struct _CacheLevel {
    LL is only ever reached through the simulator). */
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
                          const HChar* name, Bool mirrored);
+
+/* A new all-zero array of one word per set (the state of a cold
+   level's MRU lines), at an address compiled code reaches cheaply. */
+UWord* cg_cache_new_mirror(const CacheLevel* level);
 
 /* Where the MRU tag of `block`'s set is mirrored.  The mirror array
    never moves and has one word per set, so compiled code can find a
@@ -65,7 +70,7 @@ static inline Bool cg_cache_block_missed(CacheLevel* level, UWord block)
    set = level->tags + set_index * level->assoc;
    if (LIKELY(set[0] == block))
       return False;
-   if (level->mru != NULL)
+   if (level->sim_writes_mru)
       level->mru[set_index] = block;
    for (way = 1; way < level->assoc; way++) {
       if (set[way] == block) {

@@ -167,6 +167,8 @@ static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
          return cc;
 
    cc = VG_(calloc)("cg.costs.cc", 1, sizeof(CostCentre));
+   /* The access log keeps a code in the low bits of its address. */
+   tl_assert(!cg_log_enabled() || ((UWord)cc & LOG_CODE_MASK) == 0);
    cc->file = file;
    cc->fn   = fn;
    cc->line = line;

@@ -295,7 +295,7 @@ UInt cg_deliver_count_fetch_sites(const IRSB* sb)
    UInt n = 0;
    Int i;
 
-   if (!cg_clo.cache_sim)
+   if (!cg_clo.cache_sim || cg_log_enabled())
       return 0;
    for (i = 0; i < sb->stmts_used; i++) {
       const IRStmt* st = sb->stmts[i];
@@ -315,28 +315,51 @@ UInt cg_deliver_count_fetch_sites(const IRSB* sb)
    return n;
 }
 
-static void deliver_fetch(Delivery* d, const Event* ev)
+/* The fetch site (a lasting copy of the instruction's record) of a
+   fetch that needs simulating, or NULL if it is a known hit.  Sets the
+   lines the instruction occupies and whether the first is known MRU. */
+static InstrInfo* fetch_site(Delivery* d, const Event* ev, UWord* first,
+                             UWord* last, Bool* first_known_mru)
 {
    const CacheLevel* i1 = cg_sim_i1();
    const InstrInfo* ii = ev->instr;
-   UWord first = ii->addr >> i1->line_bits;
-   UWord last  = (ii->addr + ii->len - 1) >> i1->line_bits;
-   Bool first_known_mru = d->have_last_fetch && first == d->last_fetch_block;
    InstrInfo* site;
 
+   *first = ii->addr >> i1->line_bits;
+   *last  = (ii->addr + ii->len - 1) >> i1->line_bits;
+   *first_known_mru = d->have_last_fetch && *first == d->last_fetch_block;
    if (!cg_clo.cache_sim
-       || fetch_is_known_hit(first, last, d->have_last_fetch,
+       || fetch_is_known_hit(*first, *last, d->have_last_fetch,
                              d->last_fetch_block))
-      return;
+      return NULL;
    d->have_last_fetch = True;
-   d->last_fetch_block = last;
+   d->last_fetch_block = *last;
+   if (cg_log_enabled())
+      return (InstrInfo*)ii;   /* log entries carry what they need */
    /* cg_deliver_count_fetch_sites counted these in advance. */
    tl_assert(d->block->n_fetch_sites_used < d->block->n_fetch_sites);
    site = &d->block->fetch_sites[d->block->n_fetch_sites_used++];
    *site = *ii;
-   ii = site;
-   CALL(d, cg_sim_fetch, mkIRExprVec_1(ptr_const(ii)),
-        fetch_not_mru(d, i1, first, last, first_known_mru));
+   return site;
+}
+
+static void deliver_fetch(Delivery* d, const Event* ev)
+{
+   UWord first, last;
+   Bool first_known_mru;
+   InstrInfo* site = fetch_site(d, ev, &first, &last, &first_known_mru);
+
+   if (site == NULL)
+      return;
+   if (cg_log_enabled())
+      CALL(d, cg_log_fetch,
+           mkIRExprVec_2(word_const(d, (UWord)site->cc | LOG_CODE_FETCH),
+                         word_const(d, site->addr | ((UWord)site->len
+                                                     << LOG_SIZE_SHIFT))),
+           fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
+   else
+      CALL(d, cg_sim_fetch, mkIRExprVec_1(ptr_const(site)),
+           fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
 }
 
 typedef struct {
@@ -353,11 +376,49 @@ static const SizedDataHelper sized_data_helpers[] = {
    SIZED(1), SIZED(2), SIZED(4), SIZED(8), SIZED(16), SIZED(32)
 };
 #undef SIZED
+/* With the log: the same sizes, one helper for reads and writes (the
+   entry says which). */
+typedef struct {
+   Int          size;
+   const HChar* name;
+   void*        fn;
+} SizedLogHelper;
+
+#define SIZED(n) { n, "cg_log_data" #n, (void*)cg_log_data##n }
+static const SizedLogHelper sized_log_helpers[] = {
+   SIZED(1), SIZED(2), SIZED(4), SIZED(8), SIZED(16), SIZED(32)
+};
+#undef SIZED
+
+static void deliver_logged_data(Delivery* d, const Event* ev, Bool is_write,
+                                IRExpr* guard)
+{
+   IRExpr* entry = word_const(d, (UWord)ev->instr->cc
+                                 | cg_sim_log_code(ev->size, is_write));
+   UInt i;
+
+   for (i = 0; i < sizeof sized_log_helpers / sizeof sized_log_helpers[0];
+        i++) {
+      const SizedLogHelper* h = &sized_log_helpers[i];
+      if (h->size == ev->size) {
+         emit_call(d, h->name, h->fn, mkIRExprVec_2(entry, ev->addr), guard);
+         return;
+      }
+   }
+   CALL(d, cg_log_data,
+        mkIRExprVec_3(entry, ev->addr, mkIRExpr_HWord((HWord)ev->size)),
+        guard);
+}
 
 static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
 {
    IRExpr* guard = not_mru_access(d, cg_sim_d1(), ev->addr, ev->size);
    UInt i;
+
+   if (cg_log_enabled()) {
+      deliver_logged_data(d, ev, is_write, guard);
+      return;
+   }
 
    for (i = 0; i < sizeof sized_data_helpers / sizeof sized_data_helpers[0];
         i++) {
@@ -478,8 +539,19 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
 void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
                                IRExpr* addr, Int size, IRExpr* guard)
 {
-   IRExpr** args = mkIRExprVec_3(ptr_const(instr->cc), addr,
-                                 mkIRExpr_HWord((HWord)size));
+   IRExpr** args;
+
+   if (cg_log_enabled()) {
+      args = mkIRExprVec_3(word_const(d, (UWord)instr->cc | LOG_CODE_GUARDED),
+                           addr, mkIRExpr_HWord((HWord)size));
+      if (is_write)
+         CALL(d, cg_log_guarded_write, args, guard);
+      else
+         CALL(d, cg_log_data, args, guard);
+      return;
+   }
+   args = mkIRExprVec_3(ptr_const(instr->cc), addr,
+                        mkIRExpr_HWord((HWord)size));
    if (is_write)
       CALL(d, cg_sim_write_counted, args, guard);
    else

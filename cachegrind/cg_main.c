@@ -9,6 +9,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
@@ -36,9 +37,26 @@ static Int min3(Int a, Int b, Int c)
    return m < c ? m : c;
 }
 
+/* The access log (cg_log.c) simulates accesses some time after they
+   happen: not with the options that act on counts at exact moments.
+   Its filter test needs L1s of more than one set (see
+   cg_deliver.c), and its entries 64-bit addresses with spare top bits. */
+static Bool access_log_applies(void)
+{
+#if defined(VGA_amd64)
+   return cg_clo.cache_sim && !cg_control_toggling()
+          && !cg_intervals_enabled()
+          && sim_I1.size > sim_I1.line_size * sim_I1.assoc
+          && sim_D1.size > sim_D1.line_size * sim_D1.assoc;
+#else
+   return False;
+#endif
+}
+
 static void cg_post_clo_init(void)
 {
    Int min_line, widest;
+   Bool log_mode;
 
    cg_config_choose(&sim_I1, &sim_D1, &sim_LL);
 
@@ -64,7 +82,10 @@ static void cg_post_clo_init(void)
    }
 
    cg_costs_init();
-   cg_sim_init(&sim_I1, &sim_D1, &sim_LL);
+   log_mode = access_log_applies();
+   cg_sim_init(&sim_I1, &sim_D1, &sim_LL, log_mode);
+   cg_log_init(log_mode, cg_clo.sim_thread);
+   cg_log_register_fork_handlers();
    cg_branch_init();
    cg_instrument_init(min_line, sim_I1.line_size, sim_LL.line_size);
 }
@@ -73,12 +94,14 @@ static void cg_fini(Int exit_code)
 {
    CgOutputResult result;
 
+   cg_log_drain();
    cg_intervals_fini();
    cg_bbv_fini();
    cg_costs_fold_all();
    cg_output_write(&sim_I1, &sim_D1, &sim_LL, &result);
    cg_summary_print(&result);
    cg_summary_print_stats(&result);
+   if (VG_(getenv)("CG_LOGSTATS")) cg_log_print_stats();
 }
 
 static void cg_thread_runs(ThreadId tid, ULong blocks_done)

@@ -18,6 +18,7 @@ void cg_options_set_defaults(void)
    VG_(memset)(&cg_clo, 0, sizeof cg_clo);
    cg_clo.cache_sim       = True;
    cg_clo.branch_sim      = False;
+   cg_clo.sim_thread      = True;
    cg_clo.out_file_format = "cachegrind.out.%p";
    cg_clo.instr_at_start  = True;
    cg_clo.intervals_out_file = "cachegrind.intervals.%p";
@@ -115,6 +116,7 @@ Bool cg_options_process(const HChar* arg)
    else if VG_STR_CLO(arg, "--cachegrind-out-file", cg_clo.out_file_format) {}
    else if VG_BOOL_CLO(arg, "--cache-sim",  cg_clo.cache_sim)  {}
    else if VG_BOOL_CLO(arg, "--branch-sim", cg_clo.branch_sim) {}
+   else if VG_BOOL_CLO(arg, "--sim-thread", cg_clo.sim_thread) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", cg_clo.instr_at_start) {}
    else if VG_STR_CLO(arg, "--toggle-collect", value) {
       if (cg_clo.n_toggle_patterns == CG_MAX_TOGGLE_PATTERNS)

@@ -21,12 +21,36 @@ static CacheLevel I1, D1, LL;
 static const UWord* collecting;
 
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
-                 const CacheGeometry* ll)
+                 const CacheGeometry* ll, Bool with_log)
 {
    cg_cache_level_init(&I1, i1, "I1", True);
    cg_cache_level_init(&D1, d1, "D1", True);
    cg_cache_level_init(&LL, ll, "LL", False);
+   if (with_log) {
+      /* The log's helpers keep the MRU mirrors instead (cg_log.c):
+         the simulator, maybe in another thread, must not write them. */
+      I1.sim_writes_mru = False;
+      D1.sim_writes_mru = False;
+      cg_log_set_filters(I1.mru, I1.set_mask, I1.line_bits,
+                         D1.mru, D1.set_mask, D1.line_bits);
+   }
    collecting = cg_control_collecting_word();
+}
+
+UWord cg_sim_log_code(Int size, Bool is_write)
+{
+   UWord code;
+
+   switch (size) {
+   case 1:  code = 1; break;
+   case 2:  code = 2; break;
+   case 4:  code = 3; break;
+   case 8:  code = 4; break;
+   case 16: code = 5; break;
+   case 32: code = 6; break;
+   default: code = LOG_CODE_OTHER_SIZE; break;
+   }
+   return is_write ? code + LOG_CODE_WRITE : code;
 }
 
 const CacheLevel* cg_sim_i1(void) { return &I1; }
@@ -100,4 +124,46 @@ VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
 {
    cc->count[EV_DW] += *collecting;
    simulate_data(cc, addr, size, EV_DW);
+}
+
+/*------------------------------------------------------------*/
+/*--- The access log (cg_log.c)                            ---*/
+/*------------------------------------------------------------*/
+
+/* Simulates logged accesses: every one missed the MRU filter of
+   compiled code, so none is skipped here.  Runs in the simulator
+   thread when there is one: it touches only the caches and the miss
+   counters of cost centres. */
+void cg_sim_log_entries(const UWord* p, const UWord* end)
+{
+   static const UChar size_of_code[8] = { 0, 1, 2, 4, 8, 16, 32, 0 };
+
+   for (; p < end; p += 2) {
+      CostCentre* cc = (CostCentre*)(p[0] & ~(UWord)LOG_CODE_MASK);
+      UWord code = p[0] & LOG_CODE_MASK;
+      UWord word = p[1];
+      Addr addr = word & LOG_ADDR_MASK;
+      UWord size = size_of_code[code & 7];
+      Bool is_write = (code & LOG_CODE_WRITE) != 0;
+
+      if (code == LOG_CODE_FETCH) {
+         UWord len = word >> LOG_SIZE_SHIFT;
+         if (cg_cache_ref_missed(&I1, addr, (UChar)len)) {
+            cc->count[EV_I1_MISS]++;
+            if (cg_cache_ref_missed(&LL, addr, (UChar)len))
+               cc->count[EV_LLI_MISS]++;
+         }
+         continue;
+      }
+      if (code == LOG_CODE_GUARDED) {
+         if (word == LOG_NO_ACCESS)
+            continue;
+         is_write = (word & LOG_GUARDED_WRITE) != 0;
+         addr &= ~LOG_GUARDED_WRITE;
+         cc->count[is_write ? EV_DW : EV_DR]++;
+      }
+      if (size == 0)
+         size = word >> LOG_SIZE_SHIFT;
+      simulate_data(cc, addr, size, is_write ? EV_DW : EV_DR);
+   }
 }

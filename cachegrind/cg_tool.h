@@ -8,6 +8,8 @@
      cg_branch.c      conditional and indirect branch predictors
      cg_costs.c       cost centres, debug-info lookups, per-block tables
      cg_sim.c         run-time helpers: events -> models -> counters
+     cg_log.c         the access log compiled code hands to the
+                      simulator (thread)
      cg_instrument.c  the IR pass: which events, in what order, when flushed
      cg_events.h      the event type shared by the two IR modules
      cg_deliver.c     the IR emitted for events: counters, inline checks,
@@ -74,6 +76,7 @@ typedef struct {
 typedef struct {
    Bool          cache_sim;
    Bool          branch_sim;
+   Bool          sim_thread;      /* simulate the access log in a thread */
    const HChar*  out_file_format;
    CacheGeometry I1, D1, LL;
    Bool          I1_given, D1_given, LL_given;
@@ -219,8 +222,10 @@ Addr* cg_branch_ind_slot(Addr instr_addr);
 /*--- Run-time helpers (cg_sim.c)                          ---*/
 /*------------------------------------------------------------*/
 
+/* `with_log`: compiled code keeps the MRU filters and logs the rest
+   (cg_log.c); else it calls the helpers below. */
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
-                 const CacheGeometry* LL);
+                 const CacheGeometry* LL, Bool with_log);
 
 /* The simulated L1 caches, read (never written) by compiled code. */
 struct _CacheLevel;
@@ -241,11 +246,58 @@ CG_DECLARE_SIZED_DATA_HELPERS(4)
 CG_DECLARE_SIZED_DATA_HELPERS(8)
 CG_DECLARE_SIZED_DATA_HELPERS(16)
 CG_DECLARE_SIZED_DATA_HELPERS(32)
+/* The access log (cg_log.c): entries of two words.  The first is the
+   cost centre (16-byte aligned) with a code in its low bits, the second
+   the address, on top of which an odd size or a fetch's length sits.
+   Codes: 0 fetch (length in the second word); 1-6 read of 1, 2, 4, 8,
+   16, 32 bytes, 7 read of the size in the second word; the same plus 8
+   for writes; 8 a guarded access (size in the second word, and whether
+   it writes; all ones when its guard was false). */
+#define LOG_CODE_MASK      15
+#define LOG_CODE_FETCH     0
+#define LOG_CODE_WRITE     8
+#define LOG_CODE_GUARDED   8
+#define LOG_CODE_OTHER_SIZE 7
+#define LOG_SIZE_SHIFT     (sizeof(UWord) * 8 - 8)   /* 56 */
+#define LOG_ADDR_MASK      (((UWord)1 << LOG_SIZE_SHIFT) - 1)
+#define LOG_GUARDED_WRITE  ((UWord)1 << (LOG_SIZE_SHIFT - 1))
+#define LOG_NO_ACCESS      (~(UWord)0)
+/* The code of a data access of `size` bytes. */
+UWord cg_sim_log_code(Int size, Bool is_write);
+/* Simulates the entries in [from, to). */
+void cg_sim_log_entries(const UWord* from, const UWord* to);
 /* Guarded accesses: counted by the helper as well. */
 VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
                                        UWord size);
 VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
                                         UWord size);
+
+/*------------------------------------------------------------*/
+/*--- The access log (cg_log.c)                            ---*/
+/*------------------------------------------------------------*/
+
+void   cg_log_init(Bool enabled, Bool with_thread);
+Bool   cg_log_enabled(void);
+/* Returns once everything logged so far is simulated. */
+void   cg_log_drain(void);
+void   cg_log_register_fork_handlers(void);
+/* The MRU filters the helpers below keep (see cg_sim_i1_filter). */
+void   cg_log_set_filters(UWord* i1_mru, UWord i1_set_mask, Int i1_line_bits,
+                          UWord* d1_mru, UWord d1_set_mask, Int d1_line_bits);
+/* Helpers of compiled code, for accesses its MRU test did not settle:
+   `entry` is the first word of the log entry (cost centre | code). */
+VG_REGPARM(2) void cg_log_fetch(UWord entry, UWord addr_and_len);
+VG_REGPARM(3) void cg_log_data(UWord entry, Addr addr, UWord size);
+VG_REGPARM(3) void cg_log_guarded_write(UWord entry, Addr addr, UWord size);
+#define CG_DECLARE_SIZED_LOG_HELPERS(n)                                  \
+   VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr);
+CG_DECLARE_SIZED_LOG_HELPERS(1)
+CG_DECLARE_SIZED_LOG_HELPERS(2)
+CG_DECLARE_SIZED_LOG_HELPERS(4)
+CG_DECLARE_SIZED_LOG_HELPERS(8)
+CG_DECLARE_SIZED_LOG_HELPERS(16)
+CG_DECLARE_SIZED_LOG_HELPERS(32)
+void   cg_log_print_stats(void);
 
 /*------------------------------------------------------------*/
 /*--- What is counted when (cg_control.c)                  ---*/

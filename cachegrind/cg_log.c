@@ -1,0 +1,445 @@
+/* cg_log.c -- the access log: from compiled code to the simulator
+   thread.
+
+   Owns: the log compiled code appends to, its hand-over to the thread
+   that simulates it, and that thread.
+   Must not: simulate (cg_sim.c does) or emit IR (cg_deliver.c does).
+
+   Why: compiled code keeps a copy of each L1 set's most recently used
+   line (the MRU filter) and settles every access that hits it inline.
+   After any access its line IS the most recently used one of its set,
+   so compiled code can keep that copy exact by itself, without
+   branches.  Only the other accesses change the LRU order or reach LL;
+   compiled code appends them to this log, in program order, and the
+   full simulation of them runs later, on another core while the client
+   goes on (or, with --sim-thread=no, in this thread when a chunk is
+   full).  The counts are the same either way: the simulator sees the
+   same accesses in the same order.
+
+   The log is N_CHUNKS chunks.  Compiled code fills the current one
+   (cursor and limit are words it reads and writes); when a superblock
+   might not fit, cg_log_make_room hands the chunk over and moves to
+   the next free one.  Anything that reads counts first calls
+   cg_log_drain, which waits until everything logged is simulated.
+
+   Entries are two words and never point at memory that can be freed
+   (cost centres live until exit), so discarding translations needs no
+   drain. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_libcsignal.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_mallocfree.h"
+#include "cg_tool.h"
+
+#define N_CHUNKS       4
+#define CHUNK_WORDS    (1 << 15)        /* 256 KiB: 16384 entries */
+
+/* The two threads share only the hand-over words below, each on a
+   cache line of its own: a word the simulator polls must not sit next
+   to one the client thread writes at every access (false sharing made
+   every logged access wait for the other core). */
+#define CACHE_LINE 64
+#define OWN_LINE   __attribute__((aligned(CACHE_LINE)))
+
+/* Client thread only.  Read and written at every logged access. */
+static struct {
+   UWord* cursor;   /* next free entry */
+   UWord* limit;    /* end of the current chunk */
+} log OWN_LINE;
+
+/* Client thread only. */
+static Bool   log_enabled;
+static Bool   use_thread;        /* --sim-thread */
+static Bool   thread_running;
+static UWord* chunk_start[N_CHUNKS];
+static UInt   current_chunk;
+static ULong  n_handovers, n_waits_for_room;
+
+/* Per chunk: 0 while free; else the end of the entries handed over
+   (set by the client thread, cleared by the simulator when done). */
+static struct {
+   volatile UWord end;
+   UChar pad[CACHE_LINE - sizeof(UWord)];
+} handed_over[N_CHUNKS] OWN_LINE;
+
+/* Futex words: bumped after a hand-over / after a chunk is freed; and
+   whether the other side may be asleep on them.  Each side sets its
+   flag, then looks again before it sleeps; the other bumps the word,
+   then looks at the flag (both with full barriers), so a hand-over is
+   never missed. */
+static volatile UInt work_seq OWN_LINE;
+static volatile UInt simulator_sleeping;
+static volatile UInt free_seq OWN_LINE;
+static volatile UInt client_waiting;
+
+#define SPINS_BEFORE_SLEEP 20000   /* a few hundred microseconds */
+
+static ULong  n_handovers, n_waits_for_room;
+
+/*------------------------------------------------------------*/
+/*--- Raw system calls (amd64 Linux)                       ---*/
+/*------------------------------------------------------------*/
+
+#if defined(VGA_amd64)
+
+#define SYS_RT_SIGPROCMASK 14
+#define SYS_CLONE          56
+#define SYS_FUTEX          202
+#define FUTEX_WAIT_PRIVATE 128
+#define FUTEX_WAKE_PRIVATE 129
+
+static long raw_syscall4(long no, long a1, long a2, long a3, long a4)
+{
+   long ret;
+   register long r10 __asm__("r10") = a4;
+   __asm__ volatile ("syscall"
+                     : "=a"(ret)
+                     : "a"(no), "D"(a1), "S"(a2), "d"(a3), "r"(r10)
+                     : "rcx", "r11", "memory");
+   return ret;
+}
+
+static void futex_wait(volatile UInt* word, UInt expected)
+{
+   raw_syscall4(SYS_FUTEX, (long)word, FUTEX_WAIT_PRIVATE, expected, 0);
+}
+
+static void futex_wake(volatile UInt* word)
+{
+   raw_syscall4(SYS_FUTEX, (long)word, FUTEX_WAKE_PRIVATE, 1, 0);
+}
+
+/* clone() for a thread that shares everything and runs
+   cg_log_simulator_main on `stack_top`; returns the child's tid (or a
+   negative error) in the parent.  In assembly because the child starts
+   on a fresh stack with no frame to return to. */
+long cg_log_clone(unsigned long flags, void* stack_top);
+__asm__(
+   ".text\n"
+   ".globl cg_log_clone\n"
+   ".type cg_log_clone, @function\n"
+   "cg_log_clone:\n"
+   "   movq $56, %rax\n"
+   "   xorl %edx, %edx\n"
+   "   xorl %r10d, %r10d\n"
+   "   xorl %r8d, %r8d\n"
+   "   syscall\n"
+   "   testq %rax, %rax\n"
+   "   jnz 1f\n"
+   "   xorl %ebp, %ebp\n"
+   "   call cg_log_simulator_main\n"
+   "   hlt\n"
+   "1: ret\n"
+   ".size cg_log_clone, .-cg_log_clone\n"
+   ".previous\n");
+
+#define CLONE_THREAD_FLAGS 0x50F00UL  /* VM FS FILES SIGHAND THREAD SYSVSEM */
+#define SIMULATOR_STACK_WORDS (64 * 1024 / sizeof(UWord))
+
+static UWord* simulator_stack;
+
+#endif /* VGA_amd64 */
+
+/*------------------------------------------------------------*/
+/*--- The simulator's side                                 ---*/
+/*------------------------------------------------------------*/
+
+static Bool chunk_ready(UInt k)
+{
+   return __atomic_load_n(&handed_over[k].end, __ATOMIC_ACQUIRE) != 0;
+}
+
+static void simulate_chunk(UInt k)
+{
+   UWord end = __atomic_load_n(&handed_over[k].end, __ATOMIC_ACQUIRE);
+
+   cg_sim_log_entries(chunk_start[k], (const UWord*)end);
+   __atomic_store_n(&handed_over[k].end, 0, __ATOMIC_RELEASE);
+}
+
+#if defined(VGA_amd64)
+/* The simulator thread: takes the chunks in order, forever.  It blocks
+   every signal (they are the client's) and calls nothing that
+   allocates, prints or takes a lock: only the cache models. */
+void cg_log_simulator_main(void);
+void cg_log_simulator_main(void)
+{
+   UWord all_signals = ~(UWord)0;
+   UInt k = 0;
+
+   raw_syscall4(SYS_RT_SIGPROCMASK, 2 /* SIG_SETMASK */, (long)&all_signals,
+                0, sizeof all_signals);
+   for (;;) {
+      if (!chunk_ready(k)) {
+         /* Waking a sleeping thread costs the client thread a system
+            call (and, in a virtual machine, much more): stay awake for
+            a while first, since chunks come every few hundred
+            microseconds while the client runs. */
+         Int spins;
+         for (spins = 0; spins < SPINS_BEFORE_SLEEP && !chunk_ready(k);
+              spins++)
+            __asm__ volatile ("pause");
+      }
+      if (!chunk_ready(k)) {
+         UInt seen = __atomic_load_n(&work_seq, __ATOMIC_ACQUIRE);
+         __atomic_store_n(&simulator_sleeping, 1, __ATOMIC_SEQ_CST);
+         if (!chunk_ready(k))
+            futex_wait(&work_seq, seen);
+         __atomic_store_n(&simulator_sleeping, 0, __ATOMIC_RELAXED);
+         continue;
+      }
+      simulate_chunk(k);
+      __atomic_add_fetch(&free_seq, 1, __ATOMIC_SEQ_CST);
+      if (__atomic_load_n(&client_waiting, __ATOMIC_RELAXED))
+         futex_wake(&free_seq);
+      k = (k + 1) % N_CHUNKS;
+   }
+}
+
+static void start_simulator_thread(void)
+{
+   vki_sigset_t all, saved;
+   long tid;
+
+   if (simulator_stack == NULL)
+      simulator_stack = VG_(malloc)("cg.log.stack",
+                                    SIMULATOR_STACK_WORDS * sizeof(UWord));
+   /* Born with every signal blocked: none may reach it before it blocks
+      them itself. */
+   VG_(memset)(&all, 0xFF, sizeof all);
+   VG_(sigprocmask)(VKI_SIG_SETMASK, &all, &saved);
+   tid = cg_log_clone(CLONE_THREAD_FLAGS,
+                      simulator_stack + SIMULATOR_STACK_WORDS);
+   VG_(sigprocmask)(VKI_SIG_SETMASK, &saved, NULL);
+   if (tid < 0) {
+      VG_(message)(Vg_DebugMsg, "cachegrind: no simulator thread (error %ld);"
+                   " simulating in the client's thread\n", -tid);
+      use_thread = False;
+      return;
+   }
+   thread_running = True;
+}
+#endif
+
+/*------------------------------------------------------------*/
+/*--- The client's side                                    ---*/
+/*------------------------------------------------------------*/
+
+/* Only reached with a simulator thread, which frees chunks. */
+static void wait_for_free_chunk(UInt seen)
+{
+#if defined(VGA_amd64)
+   __atomic_store_n(&client_waiting, 1, __ATOMIC_SEQ_CST);
+   futex_wait(&free_seq, seen);
+   __atomic_store_n(&client_waiting, 0, __ATOMIC_RELAXED);
+#else
+   tl_assert(0);
+#endif
+}
+
+void cg_log_init(Bool enabled, Bool with_thread)
+{
+   UInt k;
+
+   log_enabled = enabled;
+#if defined(VGA_amd64)
+   use_thread = with_thread;
+#else
+   use_thread = False;
+#endif
+   if (!enabled)
+      return;
+   for (k = 0; k < N_CHUNKS; k++) {
+      chunk_start[k] = VG_(malloc)("cg.log.chunk", CHUNK_WORDS * sizeof(UWord));
+      handed_over[k].end = 0;
+   }
+   current_chunk = 0;
+   log.cursor = chunk_start[0];
+   log.limit = chunk_start[0] + CHUNK_WORDS;
+}
+
+Bool cg_log_enabled(void)          { return log_enabled; }
+
+
+/* Gives the current chunk to the simulator and moves to the next one,
+   once that one is free. */
+static UWord cg_log_make_room(void);
+
+static void hand_over_current(void)
+{
+   UInt k = current_chunk;
+
+   n_handovers++;
+   __atomic_store_n(&handed_over[k].end, (UWord)log.cursor,
+                    __ATOMIC_RELEASE);
+   if (thread_running) {
+#if defined(VGA_amd64)
+      __atomic_add_fetch(&work_seq, 1, __ATOMIC_SEQ_CST);
+      if (__atomic_load_n(&simulator_sleeping, __ATOMIC_RELAXED))
+         futex_wake(&work_seq);
+#endif
+   } else {
+      simulate_chunk(k);
+   }
+   k = (k + 1) % N_CHUNKS;
+   for (;;) {
+      UInt seen = __atomic_load_n(&free_seq, __ATOMIC_ACQUIRE);
+      if (!chunk_ready(k))
+         break;
+      n_waits_for_room++;
+      wait_for_free_chunk(seen);
+   }
+   current_chunk = k;
+   log.cursor = chunk_start[k];
+   log.limit = chunk_start[k] + CHUNK_WORDS;
+}
+
+/* The chunk is full: hand it over and continue in the next one. */
+static UWord cg_log_make_room(void)
+{
+#if defined(VGA_amd64)
+   if (use_thread && !thread_running)
+      start_simulator_thread();
+#endif
+   hand_over_current();
+   return (UWord)log.cursor;
+}
+
+void cg_log_drain(void)
+{
+   UInt k;
+
+   if (!log_enabled)
+      return;
+   if (log.cursor != chunk_start[current_chunk])
+      hand_over_current();
+   /* Wait until the simulator has caught up with every chunk. */
+   for (k = 0; k < N_CHUNKS; k++) {
+      for (;;) {
+         UInt seen = __atomic_load_n(&free_seq, __ATOMIC_ACQUIRE);
+         if (!chunk_ready(k))
+            break;
+         wait_for_free_chunk(seen);
+      }
+   }
+}
+
+/* A forked child has only the thread that called fork: it starts its
+   own simulator when it first needs one.  The parent drained before
+   the fork, so no chunk is pending in either process. */
+static void before_fork(ThreadId tid)  { cg_log_drain(); }
+static void in_child(ThreadId tid)     { thread_running = False; }
+
+void cg_log_register_fork_handlers(void)
+{
+   if (log_enabled)
+      VG_(atfork)(before_fork, NULL, in_child);
+}
+
+void cg_log_print_stats(void)
+{
+   if (log_enabled)
+      VG_(dmsg)("cachegrind: access log: %llu chunks handed over, "
+                "%llu waits for room, simulator thread: %s\n",
+                n_handovers, n_waits_for_room,
+                thread_running ? "yes" : "no");
+}
+
+/*------------------------------------------------------------*/
+/*--- Helpers of compiled code                             ---*/
+/*------------------------------------------------------------*/
+
+/* Compiled code calls these for the accesses its MRU test did not
+   settle.  They do to the MRU filter what the simulator will do to the
+   cache (the lines touched become their sets' MRU lines) and log the
+   access: a few stores, no search, no data-dependent branch.  Their
+   arguments are the entry itself where it is a constant. */
+
+typedef struct {
+   UWord* mru;
+   UWord  set_mask;
+   Int    line_bits;
+} Filter;
+
+static Filter i1_filter, d1_filter;
+
+void cg_log_set_filters(UWord* i1_mru, UWord i1_set_mask, Int i1_line_bits,
+                        UWord* d1_mru, UWord d1_set_mask, Int d1_line_bits)
+{
+   i1_filter.mru = i1_mru;
+   i1_filter.set_mask = i1_set_mask;
+   i1_filter.line_bits = i1_line_bits;
+   d1_filter.mru = d1_mru;
+   d1_filter.set_mask = d1_set_mask;
+   d1_filter.line_bits = d1_line_bits;
+}
+
+static inline void append(UWord first, UWord second)
+{
+   UWord* at = log.cursor;
+
+   if (UNLIKELY(at >= log.limit))
+      at = (UWord*)cg_log_make_room();
+   /* The simulator thread read these lines a lap ago: ask for them
+      early, so that the stores do not wait. */
+   __builtin_prefetch(at + 32, 1);
+   at[0] = first;
+   at[1] = second;
+   log.cursor = at + 2;
+}
+
+/* The first and last lines of [addr, addr+size) become MRU (without a
+   straddle both stores write the same slot). */
+static inline void touch(const Filter* f, Addr addr, UWord size)
+{
+   UWord* mru = f->mru;
+   UWord mask = f->set_mask;
+   Int bits = f->line_bits;
+   UWord first = addr >> bits;
+   UWord last  = (addr + size - 1) >> bits;
+
+   mru[first & mask] = first;
+   mru[last & mask] = last;
+}
+
+/* `entry` is (cost centre | LOG_CODE_FETCH), `where` the address with
+   the length on top. */
+VG_REGPARM(2) void cg_log_fetch(UWord entry, UWord where)
+{
+   touch(&i1_filter, where & LOG_ADDR_MASK, where >> LOG_SIZE_SHIFT);
+   append(entry, where);
+}
+
+/* `entry` is (cost centre | the access's code). */
+#define SIZED_LOG_HELPERS(n)                                             \
+   VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr)             \
+   {                                                                     \
+      touch(&d1_filter, addr, n);                                        \
+      append(entry, addr);                                               \
+   }
+
+SIZED_LOG_HELPERS(1)
+SIZED_LOG_HELPERS(2)
+SIZED_LOG_HELPERS(4)
+SIZED_LOG_HELPERS(8)
+SIZED_LOG_HELPERS(16)
+SIZED_LOG_HELPERS(32)
+
+/* Other sizes, and guarded accesses (called only if the guard holds):
+   the size goes on top of the address. */
+VG_REGPARM(3) void cg_log_data(UWord entry, Addr addr, UWord size)
+{
+   touch(&d1_filter, addr, size);
+   append(entry, addr | (size << LOG_SIZE_SHIFT));
+}
+
+VG_REGPARM(3) void cg_log_guarded_write(UWord entry, Addr addr, UWord size)
+{
+   touch(&d1_filter, addr, size);
+   append(entry, addr | (size << LOG_SIZE_SHIFT) | LOG_GUARDED_WRITE);
+}
