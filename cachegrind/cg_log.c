@@ -385,9 +385,11 @@ static inline void append(UWord first, UWord second)
 
    if (UNLIKELY(at >= log.limit))
       at = (UWord*)cg_log_make_room();
-   /* The simulator thread read these lines a lap ago: ask for them
-      early, so that the stores do not wait. */
-   __builtin_prefetch(at + 32, 1);
+   /* The simulator thread read these lines a lap ago: ask for them,
+      for writing, early, so that the stores do not wait. */
+#if defined(VGA_amd64)
+   __asm__ volatile ("prefetchw %0" : : "m"(at[32]));
+#endif
    at[0] = first;
    at[1] = second;
    log.cursor = at + 2;
