@@ -56,6 +56,8 @@ static struct {
 static Bool   log_enabled;
 static Bool   use_thread;        /* --sim-thread */
 static Bool   thread_running;
+/* For --stats=yes: whether there is a simulator thread, or why not. */
+static const HChar* thread_status = "not needed (the log never filled)";
 static UWord* chunk_start[N_CHUNKS];
 static UInt   current_chunk;
 static ULong  n_handovers, n_waits_for_room;
@@ -90,6 +92,7 @@ static ULong  n_handovers, n_waits_for_room;
 #define SYS_RT_SIGPROCMASK 14
 #define SYS_CLONE          56
 #define SYS_FUTEX          202
+#define SYS_SCHED_GETAFFINITY 204
 #define FUTEX_WAIT_PRIVATE 128
 #define FUTEX_WAKE_PRIVATE 129
 
@@ -138,6 +141,8 @@ __asm__(
    ".size cg_log_clone, .-cg_log_clone\n"
    ".previous\n");
 
+static UInt first_chunk_to_simulate;
+
 #define CLONE_THREAD_FLAGS 0x50F00UL  /* VM FS FILES SIGHAND THREAD SYSVSEM */
 #define SIMULATOR_STACK_WORDS (64 * 1024 / sizeof(UWord))
 
@@ -170,7 +175,7 @@ void cg_log_simulator_main(void);
 void cg_log_simulator_main(void)
 {
    UWord all_signals = ~(UWord)0;
-   UInt k = 0;
+   UInt k = first_chunk_to_simulate;
 
    raw_syscall4(SYS_RT_SIGPROCMASK, 2 /* SIG_SETMASK */, (long)&all_signals,
                 0, sizeof all_signals);
@@ -201,6 +206,26 @@ void cg_log_simulator_main(void)
    }
 }
 
+/* Whether this process may run on more than one CPU: on one, a
+   second thread only takes turns with the client. */
+static Bool several_cpus_allowed(void)
+{
+   UWord mask[16];
+   long bytes;
+   Int i, n = 0;
+
+   VG_(memset)(mask, 0, sizeof mask);
+   bytes = raw_syscall4(SYS_SCHED_GETAFFINITY, 0, sizeof mask, (long)mask, 0);
+   if (bytes <= 0)
+      return True;   /* cannot tell: assume so */
+   for (i = 0; i < 16; i++) {
+      UWord m = mask[i];
+      for (; m != 0; m &= m - 1)
+         n++;
+   }
+   return n > 1;
+}
+
 static void start_simulator_thread(void)
 {
    vki_sigset_t all, saved;
@@ -209,6 +234,10 @@ static void start_simulator_thread(void)
    if (simulator_stack == NULL)
       simulator_stack = VG_(malloc)("cg.log.stack",
                                     SIMULATOR_STACK_WORDS * sizeof(UWord));
+   /* Every chunk is free here (at the first start, and in a forked
+      child, whose parent drained the log): the first one handed over
+      will be the current one. */
+   first_chunk_to_simulate = current_chunk;
    /* Born with every signal blocked: none may reach it before it blocks
       them itself. */
    VG_(memset)(&all, 0xFF, sizeof all);
@@ -220,9 +249,11 @@ static void start_simulator_thread(void)
       VG_(message)(Vg_DebugMsg, "cachegrind: no simulator thread (error %ld);"
                    " simulating in the client's thread\n", -tid);
       use_thread = False;
+      thread_status = "no (clone failed)";
       return;
    }
    thread_running = True;
+   thread_status = "yes";
 }
 #endif
 
@@ -252,6 +283,8 @@ void cg_log_init(Bool enabled, Bool with_thread)
 #else
    use_thread = False;
 #endif
+   if (!use_thread)
+      thread_status = "no (--sim-thread=no)";
    if (!enabled)
       return;
    for (k = 0; k < N_CHUNKS; k++) {
@@ -303,8 +336,14 @@ static void hand_over_current(void)
 static UWord cg_log_make_room(void)
 {
 #if defined(VGA_amd64)
-   if (use_thread && !thread_running)
-      start_simulator_thread();
+   if (use_thread && !thread_running) {
+      if (several_cpus_allowed()) {
+         start_simulator_thread();
+      } else {
+         use_thread = False;
+         thread_status = "no (only one CPU allowed)";
+      }
+   }
 #endif
    hand_over_current();
    return (UWord)log.cursor;
@@ -333,7 +372,12 @@ void cg_log_drain(void)
    own simulator when it first needs one.  The parent drained before
    the fork, so no chunk is pending in either process. */
 static void before_fork(ThreadId tid)  { cg_log_drain(); }
-static void in_child(ThreadId tid)     { thread_running = False; }
+static void in_child(ThreadId tid)
+{
+   thread_running = False;
+   if (use_thread)
+      thread_status = "not needed (the log never filled)";
+}
 
 void cg_log_register_fork_handlers(void)
 {
@@ -341,13 +385,19 @@ void cg_log_register_fork_handlers(void)
       VG_(atfork)(before_fork, NULL, in_child);
 }
 
+/* For --stats=yes.  Not prefixed "cachegrind:": those lines are the
+   ones Cachegrind 3.19 prints, and stay exactly those. */
 void cg_log_print_stats(void)
 {
-   if (log_enabled)
-      VG_(dmsg)("cachegrind: access log: %llu chunks handed over, "
-                "%llu waits for room, simulator thread: %s\n",
-                n_handovers, n_waits_for_room,
-                thread_running ? "yes" : "no");
+   if (!log_enabled) {
+      VG_(dmsg)("access log: off\n");
+      return;
+   }
+   VG_(dmsg)("access log: %llu chunks of %d entries simulated; simulator "
+             "thread: %s; %llu waits for a free chunk\n",
+             n_handovers, CHUNK_WORDS / 2,
+             thread_status,
+             n_waits_for_room);
 }
 
 /*------------------------------------------------------------*/

@@ -167,6 +167,11 @@ void cg_options_print_usage(void)
 "    --bb-interval-size=<n>[k|M|G]    instructions per vector [100000000]\n"
 "    --pc-out-file=<file>             also write block ids -> addresses and\n"
 "                                     functions to <file> [none]\n"
+"\n"
+"  speed:\n"
+"    --sim-thread=yes|no              simulate the accesses the compiled code\n"
+"                                     cannot settle in a second thread, beside\n"
+"                                     the client (same counts) [yes]\n"
    );
 }
 

@@ -165,4 +165,5 @@ void cg_summary_print_stats(const CgOutputResult* res)
    VG_(dmsg)("cachegrind: CC table size: %u\n", cg_costs_n_centres());
    VG_(dmsg)("cachegrind: InstrInfo table size: %u\n",
              cg_costs_n_live_blocks());
+   cg_log_print_stats();
 }

@@ -1,0 +1,139 @@
+#!/usr/bin/perl
+# simthread.t -- the access log and the simulator thread (cg_log.c).
+#
+# With the cache simulation on, compiled code logs the accesses its
+# inline MRU test does not settle, and a second thread simulates them
+# (--sim-thread=yes, the default), or the client's own thread does when
+# a chunk of the log is full (--sim-thread=no, one allowed CPU).  Every
+# way must give the system Cachegrind's output byte for byte.  The
+# fixture (tests/progs-log/logfork.c) fills dozens of chunks before a
+# fork, in the child, in the parent afterwards and in two threads, so
+# the thread is started, a forked child starts its own, and each
+# process writes its own file.  --stats=yes says which way ran, so the
+# tests check that the path they mean to test was taken.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Cwd qw(abs_path);
+use File::Spec;
+use Test::More;
+use CgTest qw(:all);
+
+require_tools();
+
+my $SRC  = File::Spec->catdir(tests_dir(), 'progs-log');
+my $BIN  = File::Spec->catdir(build_root(), 'simthread');
+my $CC   = defined $ENV{CC} && $ENV{CC} ne '' ? $ENV{CC} : 'gcc';
+my $SELF = abs_path(__FILE__);
+
+my %bin;
+for my $opt (qw(O0 O2)) {
+    my $c = File::Spec->catfile($SRC, 'logfork.c');
+    $bin{$opt} = build_one(File::Spec->catfile($BIN, "logfork-$opt"), [$c, $SELF],
+                           $CC, '-g', "-$opt", '-pthread', $c);
+}
+my $progs = build_progs();
+
+# The "access log:" line of each process in a --stats=yes run, in pid
+# order (a forked child prints its own).
+sub log_lines {
+    my ($stderr) = @_;
+    my @lines;
+    push @lines, [ $1, $2 ] while $stderr =~ /^--(\d+)-- (access log: .*)$/mg;
+    return map { $_->[1] } sort { $a->[0] <=> $b->[0] } @lines;
+}
+
+# ours (with @ours_opts) against the reference (without them): same
+# files, client output, exit status and summary.  With attempts => N,
+# pairs are run until one matches (the fixture's threads run one after
+# the other, but when exactly the main thread resumes after a join is up
+# to the host kernel, and a few D1 counts with it, for both tools).
+sub same_as_reference {
+    my ($label, $cmd, $ours_opts, %args) = @_;
+    my $common   = delete $args{common} || [];
+    my $attempts = delete $args{attempts} || 1;
+    my ($ref, $ours);
+    for my $n (1 .. $attempts) {
+        $ref  = run_ref([@$common], $cmd, %args);
+        $ours = run_ours([@$common, @$ours_opts], $cmd, %args);
+        last if runs_match($ref, $ours);
+    }
+    subtest $label => sub {
+        compare_runs($ref, $ours, $label,
+                     map { $_ => $args{$_} } grep { $_ eq 'expect_files' } keys %args);
+    };
+    return $ours;
+}
+
+# Which way the log was simulated, from --stats=yes (never compared with
+# the reference: its statistics lines are its own).
+sub thread_report {
+    my ($cmd, $opts, %args) = @_;
+    my $res = run_ours(['--stats=yes', @$opts], $cmd, %args);
+    return log_lines($res->{stderr});
+}
+
+# The fixture, every way, with and without the branch predictor.
+for my $opt (qw(O0 O2)) {
+    for my $branch ([], ['--branch-sim=yes']) {
+        my $cfg = "logfork-$opt" . (@$branch ? ' --branch-sim=yes' : '');
+        my @run = ([$bin{$opt}], expect_files => 2, attempts => 4, common => $branch);
+
+        same_as_reference("$cfg: simulator thread", $run[0], [], @run[1 .. $#run]);
+        my @log = thread_report([$bin{$opt}], $branch);
+        is(scalar(grep { /simulator thread: yes;/ } @log), 2,
+           "$cfg: parent and forked child each ran a simulator thread")
+            or diag(join("\n", @log));
+        my @chunks = map { /access log: (\d+) chunks/ ? $1 : 0 } @log;
+        cmp_ok($chunks[0] // 0, '>=', 10, "$cfg: the parent's log filled many chunks");
+
+        same_as_reference("$cfg: --sim-thread=no", $run[0], ['--sim-thread=no'],
+                          @run[1 .. $#run]);
+        is(scalar(grep { /simulator thread: no \(--sim-thread=no\);/ }
+                  thread_report([$bin{$opt}], [@$branch, '--sim-thread=no'])),
+           2, "$cfg: --sim-thread=no simulates in the client's thread");
+
+        same_as_reference("$cfg: one allowed CPU", $run[0], [], @run[1 .. $#run], cpu => 0);
+        is(scalar(grep { /simulator thread: no \(only one CPU allowed\);/ }
+                  thread_report([$bin{$opt}], $branch, cpu => 0)),
+           2, "$cfg: no second thread when only one CPU is allowed");
+    }
+}
+
+# Fixture programs of the differential suite in the client's thread
+# (diff-progs.t runs them all with the default, the simulator thread).
+for my $name (qw(pointer_chase-O2 matrix_walk-O0 strings-O2 simd-O2 signals-O0
+                 atomics-O2 unaligned-O2 recursion-O2)) {
+    next unless $progs->{$name};
+    same_as_reference("$name: --sim-thread=no", [$progs->{$name}], ['--sim-thread=no'],
+                      expect_files => 1);
+}
+
+# Where the log is off: the options that act on counts at exact
+# moments use the helpers that simulate at once.
+for my $case (['--toggle-collect=main'], ['--interval-size=100000'], ['--cache-sim=no']) {
+    my $res = run_ours(['--stats=yes', @$case], [$progs->{'matrix_walk-O2'}]);
+    is(_status($res), 'exit 0', "@$case: runs");
+    like(join("\n", log_lines($res->{stderr})), qr/^access log: off$/, "@$case: the log is off");
+}
+
+# The option itself.
+{
+    my $res = run_ours(['--sim-thread=maybe'], ['/bin/true']);
+    is(_status($res), 'exit 1', '--sim-thread=maybe: exit status 1');
+    like($res->{stderr}, qr/Bad option: --sim-thread=maybe/, '--sim-thread=maybe: names the option');
+    my $help = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help');
+    like($help->{out}, qr/^    --sim-thread=yes\|no +simulate .*?\[yes\]$/ms,
+         '--help lists --sim-thread with its default');
+}
+
+sub _status {
+    my ($res) = @_;
+    my $st = $res->{status};
+    return 'not run' unless defined $st && $st >= 0;
+    return 'exit ' . ($st >> 8) unless $st & 127;
+    return 'signal ' . ($st & 127);
+}
+
+done_testing();
