@@ -7,24 +7,27 @@
 
    Why: compiled code keeps a copy of each L1 set's most recently used
    line (the MRU filter) and settles every access that hits it inline.
-   After any access its line IS the most recently used one of its set,
-   so compiled code can keep that copy exact by itself, without
-   branches.  Only the other accesses change the LRU order or reach LL;
-   compiled code appends them to this log, in program order, and the
-   full simulation of them runs later, on another core while the client
-   goes on (or, with --sim-thread=no, in this thread when a chunk is
-   full).  The counts are the same either way: the simulator sees the
-   same accesses in the same order.
+   Whether one of the others hits, and in which way, depends on the
+   data: simulating it costs branch mispredictions, about 15 ns each.
+   The client need not wait for that.  After any access its line IS the
+   most recently used one of its set, so the helper compiled code calls
+   for such an access can keep the filter exact by itself, with a few
+   stores and no data-dependent branch, and append the access to this
+   log.  The full simulation of the logged accesses, in program order,
+   runs later: on another core while the client goes on, or (with
+   --sim-thread=no, or when only one CPU is allowed) in the client's
+   thread whenever a chunk is full.  The counts are the same either
+   way: the simulator sees the same accesses in the same order.
 
-   The log is N_CHUNKS chunks.  Compiled code fills the current one
-   (cursor and limit are words it reads and writes); when a superblock
-   might not fit, cg_log_make_room hands the chunk over and moves to
-   the next free one.  Anything that reads counts first calls
-   cg_log_drain, which waits until everything logged is simulated.
+   The log is N_CHUNKS chunks.  The helpers fill the current one; when
+   it is full it is handed over and they go on in the next free one.
+   Anything that reads the miss counts (the end of the run, a fork)
+   first calls cg_log_drain, which waits until everything logged is
+   simulated.
 
-   Entries are two words and never point at memory that can be freed
-   (cost centres live until exit), so discarding translations needs no
-   drain. */
+   Entries are two words (see LOG_CODE_MASK in cg_tool.h) and never
+   point at memory that can be freed (cost centres live until exit), so
+   discarding translations needs no drain. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -81,8 +84,6 @@ static volatile UInt client_waiting;
 
 #define SPINS_BEFORE_SLEEP 20000   /* a few hundred microseconds */
 
-static ULong  n_handovers, n_waits_for_room;
-
 /*------------------------------------------------------------*/
 /*--- Raw system calls (amd64 Linux)                       ---*/
 /*------------------------------------------------------------*/
@@ -90,7 +91,6 @@ static ULong  n_handovers, n_waits_for_room;
 #if defined(VGA_amd64)
 
 #define SYS_RT_SIGPROCMASK 14
-#define SYS_CLONE          56
 #define SYS_FUTEX          202
 #define SYS_SCHED_GETAFFINITY 204
 #define FUTEX_WAIT_PRIVATE 128
@@ -127,7 +127,7 @@ __asm__(
    ".globl cg_log_clone\n"
    ".type cg_log_clone, @function\n"
    "cg_log_clone:\n"
-   "   movq $56, %rax\n"
+   "   movq $56, %rax\n"                 /* SYS_clone */
    "   xorl %edx, %edx\n"
    "   xorl %r10d, %r10d\n"
    "   xorl %r8d, %r8d\n"
@@ -135,7 +135,7 @@ __asm__(
    "   testq %rax, %rax\n"
    "   jnz 1f\n"
    "   xorl %ebp, %ebp\n"
-   "   call cg_log_simulator_main\n"
+   "   call cg_log_simulator_main\n"   /* never returns */
    "   hlt\n"
    "1: ret\n"
    ".size cg_log_clone, .-cg_log_clone\n"
