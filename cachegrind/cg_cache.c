@@ -2,6 +2,7 @@
    lookup is inline in cg_cache.h. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
@@ -49,6 +50,36 @@ UWord* cg_cache_new_mirror(const CacheLevel* level)
 
 #define NO_BLOCK 0u
 
+/* An all-zero tag array.  A large one (the LL of a host with a big L3
+   can need 32 MB or more) is fresh anonymous memory, which the kernel
+   zeroes a page at a time when it is first touched: a program that
+   touches few sets pays for few pages, instead of a memset of the whole
+   array at start-up (20 ms and 32 MB of resident memory for every run
+   on a host whose LL is 512 MB). */
+#define ZERO_PAGES_FROM (1 << 20)
+
+static void* new_zeroed_tags(SizeT bytes)
+{
+   void* tags;
+
+   if (bytes >= ZERO_PAGES_FROM) {
+      tags = VG_(am_shadow_alloc)(bytes);
+      if (tags != NULL)
+         return tags;
+   }
+   tags = VG_(malloc)("cg.cache.tags", bytes);
+   VG_(memset)(tags, 0, bytes);
+   return tags;
+}
+
+static void free_tags(void* tags, SizeT bytes)
+{
+   if (bytes >= ZERO_PAGES_FROM
+       && !sr_isError(VG_(am_munmap_valgrind)((Addr)tags, bytes)))
+      return;
+   VG_(free)(tags);
+}
+
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
                          const HChar* name, Bool mirrored)
 {
@@ -65,13 +96,11 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    level->sim_writes_mru = mirrored;
    if (mirrored || n_tags < NARROW_TAGS_FROM) {
       level->narrow = NULL;
-      level->tags = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UWord));
-      VG_(memset)(level->tags, 0, n_tags * sizeof(UWord));
+      level->tags = new_zeroed_tags(n_tags * sizeof(UWord));
       return;
    }
    level->tags = NULL;
-   level->narrow = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UInt));
-   VG_(memset)(level->narrow, NO_BLOCK, n_tags * sizeof(UInt));
+   level->narrow = new_zeroed_tags(n_tags * sizeof(UInt));
    for (way = 0; way < level->assoc; way++)
       level->narrow[way] = 1;          /* set 0 holds block 0 */
 }
@@ -81,16 +110,15 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
 static void widen_tags(CacheLevel* level)
 {
    SizeT n_tags = (level->set_mask + 1) * (SizeT)level->assoc;
-   UWord* tags = VG_(malloc)("cg.cache.tags", n_tags * sizeof(UWord));
+   UWord* tags = new_zeroed_tags(n_tags * sizeof(UWord));
    SizeT i;
 
    for (i = 0; i < n_tags; i++) {
       UInt n = level->narrow[i];
-      UWord set_index = i / level->assoc;
-      tags[i] = n == NO_BLOCK ? 0
-                : ((UWord)(n - 1) << level->set_bits) | set_index;
+      if (n != NO_BLOCK)   /* untouched pages stay untouched */
+         tags[i] = ((UWord)(n - 1) << level->set_bits) | (i / level->assoc);
    }
-   VG_(free)(level->narrow);
+   free_tags(level->narrow, n_tags * sizeof(UInt));
    level->narrow = NULL;
    level->tags = tags;
 }
