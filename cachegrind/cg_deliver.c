@@ -241,7 +241,9 @@ static IRExpr* not_mru_access(Delivery* d, const CacheLevel* level,
                                        word_const(d, (UWord)(size - 1)));
    last_block = word_binop(d, Iop_Shr64, Iop_Shr32, last_byte,
                            shift_by(level->line_bits));
-   not_mru    = word_differs(d, tag, last_block);
+   /* The loaded tag second: the code generator then folds the load
+      into the comparison (one host instruction less per access). */
+   not_mru    = word_differs(d, last_block, tag);
    if (level->set_mask == 0 && size > 1) {
       IRExpr* block = word_binop(d, Iop_Shr64, Iop_Shr32, addr,
                                  shift_by(level->line_bits));
@@ -295,7 +297,7 @@ UInt cg_deliver_count_fetch_sites(const IRSB* sb)
    UInt n = 0;
    Int i;
 
-   if (!cg_clo.cache_sim || cg_log_enabled())
+   if (!cg_clo.cache_sim)
       return 0;
    for (i = 0; i < sb->stmts_used; i++) {
       const IRStmt* st = sb->stmts[i];
@@ -334,8 +336,6 @@ static InstrInfo* fetch_site(Delivery* d, const Event* ev, UWord* first,
       return NULL;
    d->have_last_fetch = True;
    d->last_fetch_block = *last;
-   if (cg_log_enabled())
-      return (InstrInfo*)ii;   /* log entries carry what they need */
    /* cg_deliver_count_fetch_sites counted these in advance. */
    tl_assert(d->block->n_fetch_sites_used < d->block->n_fetch_sites);
    site = &d->block->fetch_sites[d->block->n_fetch_sites_used++];
@@ -351,11 +351,11 @@ static void deliver_fetch(Delivery* d, const Event* ev)
 
    if (site == NULL)
       return;
+   /* One argument, the record: the two constants of the log entry
+      would cost 13 bytes more at every fetch check, whether or not
+      the call is made. */
    if (cg_log_enabled())
-      CALL(d, cg_log_fetch,
-           mkIRExprVec_2(word_const(d, (UWord)site->cc | LOG_CODE_FETCH),
-                         word_const(d, site->addr | ((UWord)site->len
-                                                     << LOG_SIZE_SHIFT))),
+      CALL(d, cg_log_fetch, mkIRExprVec_1(ptr_const(site)),
            fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
    else
       CALL(d, cg_sim_fetch, mkIRExprVec_1(ptr_const(site)),

@@ -459,12 +459,13 @@ static inline void touch(const Filter* f, Addr addr, UWord size)
    mru[last & mask] = last;
 }
 
-/* `entry` is (cost centre | LOG_CODE_FETCH), `where` the address with
+/* The entry is (cost centre | LOG_CODE_FETCH), then the address with
    the length on top. */
-VG_REGPARM(2) void cg_log_fetch(UWord entry, UWord where)
+VG_REGPARM(1) void cg_log_fetch(const InstrInfo* ii)
 {
-   touch(&i1_filter, where & LOG_ADDR_MASK, where >> LOG_SIZE_SHIFT);
-   append(entry, where);
+   touch(&i1_filter, ii->addr, ii->len);
+   append((UWord)ii->cc | LOG_CODE_FETCH,
+          ii->addr | (ii->len << LOG_SIZE_SHIFT));
 }
 
 /* `entry` is (cost centre | the access's code). */

@@ -285,8 +285,9 @@ void   cg_log_register_fork_handlers(void);
 void   cg_log_set_filters(UWord* i1_mru, UWord i1_set_mask, Int i1_line_bits,
                           UWord* d1_mru, UWord d1_set_mask, Int d1_line_bits);
 /* Helpers of compiled code, for accesses its MRU test did not settle:
+   the fetch's instruction record (a fetch site of its block); for data,
    `entry` is the first word of the log entry (cost centre | code). */
-VG_REGPARM(2) void cg_log_fetch(UWord entry, UWord addr_and_len);
+VG_REGPARM(1) void cg_log_fetch(const InstrInfo* ii);
 VG_REGPARM(3) void cg_log_data(UWord entry, Addr addr, UWord size);
 VG_REGPARM(3) void cg_log_guarded_write(UWord entry, Addr addr, UWord size);
 #define CG_DECLARE_SIZED_LOG_HELPERS(n)                                  \
