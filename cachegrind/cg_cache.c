@@ -80,8 +80,19 @@ static void free_tags(void* tags, SizeT bytes)
    VG_(free)(tags);
 }
 
+/* Narrow tags hold a block number without its set bits in 32 bits
+   (0xFFFFFFFF and above widen the level).  Where addresses have a known
+   width (addr_bits > 0), they are used only if every block fits, so
+   that the level never widens: widening allocates, which the simulator
+   thread must not. */
+static Bool narrow_tags_allowed(const CacheLevel* level, Int addr_bits)
+{
+   return addr_bits == 0
+          || addr_bits - level->line_bits - level->set_bits < 32;
+}
+
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
-                         const HChar* name, Bool mirrored)
+                         const HChar* name, Bool mirrored, Int addr_bits)
 {
    UInt n_sets = (UInt)geom->size / ((UInt)geom->line_size * geom->assoc);
    SizeT n_tags = (SizeT)n_sets * geom->assoc;
@@ -94,7 +105,8 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    level->set_mask  = n_sets - 1;
    level->mru = mirrored ? alloc_mru_mirror(n_sets) : NULL;
    level->sim_writes_mru = mirrored;
-   if (mirrored || n_tags < NARROW_TAGS_FROM) {
+   if (mirrored || n_tags < NARROW_TAGS_FROM
+       || !narrow_tags_allowed(level, addr_bits)) {
       level->narrow = NULL;
       level->tags = new_zeroed_tags(n_tags * sizeof(UWord));
       return;

@@ -32,9 +32,10 @@ typedef struct _CacheLevel {
 } CacheLevel;
 
 /* `mirrored`: keep the MRU mirror that compiled code reads (the L1s;
-   LL is only ever reached through the simulator). */
+   LL is only ever reached through the simulator).  `addr_bits`: the
+   addresses simulated have at most this many bits (0: any). */
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
-                         const HChar* name, Bool mirrored);
+                         const HChar* name, Bool mirrored, Int addr_bits);
 
 /* A new all-zero array of one word per set (the state of a cold
    level's MRU lines), at an address compiled code reaches cheaply. */

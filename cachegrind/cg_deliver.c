@@ -547,7 +547,7 @@ void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
       if (is_write)
          CALL(d, cg_log_guarded_write, args, guard);
       else
-         CALL(d, cg_log_data, args, guard);
+         CALL(d, cg_log_guarded_read, args, guard);
       return;
    }
    args = mkIRExprVec_3(ptr_const(instr->cc), addr,

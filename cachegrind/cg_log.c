@@ -135,8 +135,10 @@ __asm__(
    "   testq %rax, %rax\n"
    "   jnz 1f\n"
    "   xorl %ebp, %ebp\n"
-   "   call cg_log_simulator_main\n"   /* never returns */
-   "   hlt\n"
+   "   call cg_log_simulator_main\n"   /* never returns; if it did, */
+   "   movq $60, %rax\n"                 /* SYS_exit of this thread */
+   "   xorl %edi, %edi\n"
+   "   syscall\n"
    "1: ret\n"
    ".size cg_log_clone, .-cg_log_clone\n"
    ".previous\n");
@@ -193,14 +195,17 @@ void cg_log_simulator_main(void)
       if (!chunk_ready(k)) {
          UInt seen = __atomic_load_n(&work_seq, __ATOMIC_ACQUIRE);
          __atomic_store_n(&simulator_sleeping, 1, __ATOMIC_SEQ_CST);
-         if (!chunk_ready(k))
+         /* Sequentially consistent, as the client's bump of work_seq
+            and its load of simulator_sleeping: one of the two threads
+            sees the other's store (a plain load on x86-64). */
+         if (__atomic_load_n(&handed_over[k].end, __ATOMIC_SEQ_CST) == 0)
             futex_wait(&work_seq, seen);
          __atomic_store_n(&simulator_sleeping, 0, __ATOMIC_RELAXED);
          continue;
       }
       simulate_chunk(k);
       __atomic_add_fetch(&free_seq, 1, __ATOMIC_SEQ_CST);
-      if (__atomic_load_n(&client_waiting, __ATOMIC_RELAXED))
+      if (__atomic_load_n(&client_waiting, __ATOMIC_SEQ_CST))
          futex_wake(&free_seq);
       k = (k + 1) % N_CHUNKS;
    }
@@ -313,7 +318,7 @@ static void hand_over_current(void)
    if (thread_running) {
 #if defined(VGA_amd64)
       __atomic_add_fetch(&work_seq, 1, __ATOMIC_SEQ_CST);
-      if (__atomic_load_n(&simulator_sleeping, __ATOMIC_RELAXED))
+      if (__atomic_load_n(&simulator_sleeping, __ATOMIC_SEQ_CST))
          futex_wake(&work_seq);
 #endif
    } else {
@@ -375,6 +380,9 @@ static void before_fork(ThreadId tid)  { cg_log_drain(); }
 static void in_child(ThreadId tid)
 {
    thread_running = False;
+   /* The parent's simulator may have been asleep at the fork. */
+   simulator_sleeping = 0;
+   client_waiting = 0;
    if (use_thread)
       thread_status = "not needed (the log never filled)";
 }
@@ -483,16 +491,32 @@ SIZED_LOG_HELPERS(8)
 SIZED_LOG_HELPERS(16)
 SIZED_LOG_HELPERS(32)
 
-/* Other sizes, and guarded accesses (called only if the guard holds):
-   the size goes on top of the address. */
+/* Other sizes: the size goes on top of the address. */
 VG_REGPARM(3) void cg_log_data(UWord entry, Addr addr, UWord size)
 {
    touch(&d1_filter, addr, size);
    append(entry, addr | (size << LOG_SIZE_SHIFT));
 }
 
+/* Guarded accesses (called only if the guard holds) are counted here,
+   in the client's thread: the folding of execution counters writes the
+   same Dr/Dw counters, in that thread, whenever a translation is
+   discarded, so the simulator thread must not. */
+static inline CostCentre* entry_cost_centre(UWord entry)
+{
+   return (CostCentre*)(entry & ~(UWord)LOG_CODE_MASK);
+}
+
+VG_REGPARM(3) void cg_log_guarded_read(UWord entry, Addr addr, UWord size)
+{
+   entry_cost_centre(entry)->count[EV_DR]++;
+   touch(&d1_filter, addr, size);
+   append(entry, addr | (size << LOG_SIZE_SHIFT));
+}
+
 VG_REGPARM(3) void cg_log_guarded_write(UWord entry, Addr addr, UWord size)
 {
+   entry_cost_centre(entry)->count[EV_DW]++;
    touch(&d1_filter, addr, size);
    append(entry, addr | (size << LOG_SIZE_SHIFT) | LOG_GUARDED_WRITE);
 }

@@ -40,14 +40,18 @@ static Int min3(Int a, Int b, Int c)
 /* The access log (cg_log.c) simulates accesses some time after they
    happen: not with the options that act on counts at exact moments.
    Its filter test needs L1s of more than one set (see
-   cg_deliver.c), and its entries 64-bit addresses with spare top bits. */
+   cg_deliver.c), and its entries 64-bit addresses with spare top bits.
+   With lines of 256 bytes or more, an access can be 256 bytes long,
+   which the model's 8-bit size turns into 0 and Cachegrind 3.19 into a
+   panic: that must happen in the client's thread, not the simulator's. */
 static Bool access_log_applies(void)
 {
 #if defined(VGA_amd64)
    return cg_clo.cache_sim && !cg_control_toggling()
           && !cg_intervals_enabled()
           && sim_I1.size > sim_I1.line_size * sim_I1.assoc
-          && sim_D1.size > sim_D1.line_size * sim_D1.assoc;
+          && sim_D1.size > sim_D1.line_size * sim_D1.assoc
+          && min3(sim_I1.line_size, sim_D1.line_size, sim_LL.line_size) < 256;
 #else
    return False;
 #endif

@@ -23,9 +23,14 @@ static const UWord* collecting;
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                  const CacheGeometry* ll, Bool with_log)
 {
-   cg_cache_level_init(&I1, i1, "I1", True);
-   cg_cache_level_init(&D1, d1, "D1", True);
-   cg_cache_level_init(&LL, ll, "LL", False);
+   /* With the log, LL is simulated in another thread, which must never
+      allocate: its tags are narrow only if no logged (56-bit) address
+      can need the switch to full-width tags. */
+   Int ll_addr_bits = with_log ? LOG_SIZE_SHIFT : 0;
+
+   cg_cache_level_init(&I1, i1, "I1", True, 0);
+   cg_cache_level_init(&D1, d1, "D1", True, 0);
+   cg_cache_level_init(&LL, ll, "LL", False, ll_addr_bits);
    if (with_log) {
       /* The log's helpers keep the MRU mirrors instead (cg_log.c):
          the simulator, maybe in another thread, must not write them. */
@@ -155,12 +160,9 @@ void cg_sim_log_entries(const UWord* p, const UWord* end)
          }
          continue;
       }
-      if (code == LOG_CODE_GUARDED) {
-         if (word == LOG_NO_ACCESS)
-            continue;
+      if (code == LOG_CODE_GUARDED) {   /* counted by its helper */
          is_write = (word & LOG_GUARDED_WRITE) != 0;
          addr &= ~LOG_GUARDED_WRITE;
-         cc->count[is_write ? EV_DW : EV_DR]++;
       }
       if (size == 0)
          size = word >> LOG_SIZE_SHIFT;

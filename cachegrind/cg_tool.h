@@ -251,8 +251,8 @@ CG_DECLARE_SIZED_DATA_HELPERS(32)
    the address, on top of which an odd size or a fetch's length sits.
    Codes: 0 fetch (length in the second word); 1-6 read of 1, 2, 4, 8,
    16, 32 bytes, 7 read of the size in the second word; the same plus 8
-   for writes; 8 a guarded access (size in the second word, and whether
-   it writes; all ones when its guard was false). */
+   for writes; 8 a guarded access whose guard held (size in the second
+   word, and whether it writes; its helper counted it). */
 #define LOG_CODE_MASK      15
 #define LOG_CODE_FETCH     0
 #define LOG_CODE_WRITE     8
@@ -261,7 +261,6 @@ CG_DECLARE_SIZED_DATA_HELPERS(32)
 #define LOG_SIZE_SHIFT     (sizeof(UWord) * 8 - 8)   /* 56 */
 #define LOG_ADDR_MASK      (((UWord)1 << LOG_SIZE_SHIFT) - 1)
 #define LOG_GUARDED_WRITE  ((UWord)1 << (LOG_SIZE_SHIFT - 1))
-#define LOG_NO_ACCESS      (~(UWord)0)
 /* The code of a data access of `size` bytes. */
 UWord cg_sim_log_code(Int size, Bool is_write);
 /* Simulates the entries in [from, to). */
@@ -289,6 +288,7 @@ void   cg_log_set_filters(UWord* i1_mru, UWord i1_set_mask, Int i1_line_bits,
    `entry` is the first word of the log entry (cost centre | code). */
 VG_REGPARM(1) void cg_log_fetch(const InstrInfo* ii);
 VG_REGPARM(3) void cg_log_data(UWord entry, Addr addr, UWord size);
+VG_REGPARM(3) void cg_log_guarded_read(UWord entry, Addr addr, UWord size);
 VG_REGPARM(3) void cg_log_guarded_write(UWord entry, Addr addr, UWord size);
 #define CG_DECLARE_SIZED_LOG_HELPERS(n)                                  \
    VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr);
