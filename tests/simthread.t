@@ -110,6 +110,24 @@ for my $case (['--toggle-collect=main'], ['--interval-size=100000'], ['--cache-s
     like(join("\n", log_lines($res->{stderr})), qr/^access log: off$/, "@$case: the log is off");
 }
 
+# Lines of 256 bytes: a 256-byte access would be a panic, as in 3.19,
+# and it must happen in the client's thread, so the log is off; the
+# counts are still the reference's.
+{
+    my @geom = ('--I1=65536,2,256', '--D1=65536,2,256', '--LL=1048576,4,256');
+    my $res = run_ours(['--stats=yes', @geom], [$progs->{'matrix_walk-O2'}]);
+    like(join("\n", log_lines($res->{stderr})), qr/^access log: off$/,
+         '256-byte lines: the log is off');
+    same_as_reference('256-byte lines: same as the reference', [$progs->{'matrix_walk-O2'}],
+                      [], common => \@geom, expect_files => 1);
+}
+
+# An LL whose narrow tags could not hold every 56-bit address (8192
+# sets of 64 bytes) keeps full-width tags with the log: the simulator
+# thread must never switch (that allocates).  Same counts either way.
+same_as_reference('small LL with the log', [$progs->{'pointer_chase-O2'}], [],
+                  common => ['--LL=8388608,16,64'], expect_files => 1);
+
 # The option itself.
 {
     my $res = run_ours(['--sim-thread=maybe'], ['/bin/true']);
