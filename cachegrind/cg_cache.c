@@ -58,26 +58,29 @@ UWord* cg_cache_new_mirror(const CacheLevel* level)
    on a host whose LL is 512 MB). */
 #define ZERO_PAGES_FROM (1 << 20)
 
-static void* new_zeroed_tags(SizeT bytes)
+static void* new_zeroed_tags(SizeT bytes, Bool* mapped)
 {
    void* tags;
 
+   *mapped = False;
    if (bytes >= ZERO_PAGES_FROM) {
       tags = VG_(am_shadow_alloc)(bytes);
-      if (tags != NULL)
+      if (tags != NULL) {
+         *mapped = True;
          return tags;
+      }
    }
    tags = VG_(malloc)("cg.cache.tags", bytes);
    VG_(memset)(tags, 0, bytes);
    return tags;
 }
 
-static void free_tags(void* tags, SizeT bytes)
+static void free_tags(void* tags, SizeT bytes, Bool mapped)
 {
-   if (bytes >= ZERO_PAGES_FROM
-       && !sr_isError(VG_(am_munmap_valgrind)((Addr)tags, bytes)))
-      return;
-   VG_(free)(tags);
+   if (mapped)
+      VG_(am_munmap_valgrind)((Addr)tags, bytes);
+   else
+      VG_(free)(tags);
 }
 
 /* Narrow tags hold a block number without its set bits in 32 bits
@@ -96,6 +99,7 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
 {
    UInt n_sets = (UInt)geom->size / ((UInt)geom->line_size * geom->assoc);
    SizeT n_tags = (SizeT)n_sets * geom->assoc;
+   Bool mapped;
    Int way;
 
    level->name      = name;
@@ -108,11 +112,12 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    if (mirrored || n_tags < NARROW_TAGS_FROM
        || !narrow_tags_allowed(level, addr_bits)) {
       level->narrow = NULL;
-      level->tags = new_zeroed_tags(n_tags * sizeof(UWord));
+      level->tags = new_zeroed_tags(n_tags * sizeof(UWord), &mapped);
       return;
    }
    level->tags = NULL;
-   level->narrow = new_zeroed_tags(n_tags * sizeof(UInt));
+   level->narrow = new_zeroed_tags(n_tags * sizeof(UInt),
+                                   &level->narrow_mapped);
    for (way = 0; way < level->assoc; way++)
       level->narrow[way] = 1;          /* set 0 holds block 0 */
 }
@@ -122,7 +127,8 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
 static void widen_tags(CacheLevel* level)
 {
    SizeT n_tags = (level->set_mask + 1) * (SizeT)level->assoc;
-   UWord* tags = new_zeroed_tags(n_tags * sizeof(UWord));
+   Bool mapped;
+   UWord* tags = new_zeroed_tags(n_tags * sizeof(UWord), &mapped);
    SizeT i;
 
    for (i = 0; i < n_tags; i++) {
@@ -130,7 +136,7 @@ static void widen_tags(CacheLevel* level)
       if (n != NO_BLOCK)   /* untouched pages stay untouched */
          tags[i] = ((UWord)(n - 1) << level->set_bits) | (i / level->assoc);
    }
-   free_tags(level->narrow, n_tags * sizeof(UInt));
+   free_tags(level->narrow, n_tags * sizeof(UInt), level->narrow_mapped);
    level->narrow = NULL;
    level->tags = tags;
 }

@@ -21,6 +21,7 @@
 typedef struct _CacheLevel {
    UWord*       tags;       /* n_sets * assoc block numbers, or NULL */
    UInt*        narrow;     /* or the same in half the memory (see below) */
+   Bool         narrow_mapped;  /* `narrow` is an anonymous mapping */
    UWord*       mru;        /* n_sets: a copy of each set's first tag,
                                or NULL if compiled code never reads it */
    UWord        set_mask;   /* n_sets - 1 (n_sets is a power of two) */
