@@ -248,7 +248,7 @@ static const HChar* function_name(DiEpoch epoch, Addr instr_addr,
 
 /* File and line come from the line table, the function from the
    symbol table; either may be missing independently. */
-CostCentre* cg_costs_for_instr(Addr instr_addr)
+CostCentre* cg_costs_for_instr(Addr instr_addr, Bool count_lookup_stats)
 {
    DiEpoch epoch = VG_(current_DiEpoch)();
    const HChar *file, *dir;
@@ -264,7 +264,8 @@ CostCentre* cg_costs_for_instr(Addr instr_addr)
 
    fn = function_name(epoch, instr_addr, &has_fn);
 
-   count_lookup(has_file_line, has_fn);
+   if (count_lookup_stats)
+      count_lookup(has_file_line, has_fn);
    return cc_find_or_add(path, fn, (Int)line);
 }
 
@@ -344,6 +345,11 @@ BlockInfo* cg_costs_new_block(Addr key, UInt n_fetch_sites)
    block = piece_alloc("cg.costs.block", block_bytes(n_fetch_sites));
    block->key = key;
    block->groups = NULL;
+   block->owned = NULL;
+   block->code_start = key;
+   block->cold_executions = 0;
+   block->cold = False;
+   block->promotion_due = False;
    block->n_fetch_sites = n_fetch_sites;
    block->n_fetch_sites_used = 0;
    VG_(HT_add_node)(block_table, block);
@@ -369,6 +375,28 @@ EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
    return group;
 }
 
+typedef struct _BlockMem {
+   struct _BlockMem* next;
+   SizeT             bytes;    /* including this header */
+} BlockMem;
+
+void* cg_costs_block_alloc(BlockInfo* block, SizeT bytes)
+{
+   BlockMem* mem;
+
+   bytes += sizeof(BlockMem);
+   mem = piece_alloc("cg.costs.owned", bytes);
+   mem->next = block->owned;
+   mem->bytes = bytes;
+   block->owned = mem;
+   return mem + 1;
+}
+
+BlockInfo* cg_costs_lookup_block(Addr key)
+{
+   return VG_(HT_lookup)(block_table, key);
+}
+
 /* Moving counts into the cost centres and zeroing the counters is
    right at any time, even for a translation that keeps running. */
 static void fold_block(BlockInfo* block)
@@ -391,7 +419,13 @@ static void fold_block(BlockInfo* block)
 static void free_block(BlockInfo* block)
 {
    EventGroup* group = block->groups;
+   BlockMem* mem = block->owned;
 
+   while (mem != NULL) {
+      BlockMem* next = mem->next;
+      piece_free(mem, mem->bytes);
+      mem = next;
+   }
    while (group != NULL) {
       EventGroup* next = group->next;
       piece_free(group, group_bytes(group->n_counts));
@@ -415,14 +449,14 @@ void cg_costs_fold_all(void)
    core dropped, and the other one's code still points into its table:
    fold the counts of one entry and unlink it, but keep it (still
    counted at exit) in that rare case. */
-void cg_costs_discard_block(Addr key)
+void cg_costs_discard_block(Addr key, Bool may_still_run)
 {
    BlockInfo* block = VG_(HT_remove)(block_table, key);
 
    if (block == NULL)
       return;
    fold_block(block);
-   if (VG_(HT_lookup)(block_table, key) == NULL) {
+   if (!may_still_run && VG_(HT_lookup)(block_table, key) == NULL) {
       free_block(block);
    } else {
       block->next = unlinked_blocks;

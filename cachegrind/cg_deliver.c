@@ -39,8 +39,10 @@
 #define MAX_GROUP_EVENTS 32
 
 void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,
-                      BlockInfo* block)
+                      BlockInfo* block, Bool cold)
 {
+   d->cold = cold;
+   d->cold_runs_emitted = 0;
    d->out = out;
    d->word_ty = word_ty;
    d->block = block;
@@ -96,7 +98,9 @@ static void emit_call(Delivery* d, const HChar* name, void* fn,
 
    while (args[n_args] != NULL)
       n_args++;
-   call = unsafeIRDirty_0_N(n_args, name, VG_(fnptr_to_fnentry)(fn), args);
+   /* At most 3 arguments go in registers (x86); the rest on the stack. */
+   call = unsafeIRDirty_0_N(n_args < 3 ? n_args : 3, name,
+                            VG_(fnptr_to_fnentry)(fn), args);
    if (guard != NULL)
       call->guard = guard;
    addStmtToIRSB(d->out, IRStmt_Dirty(call));
@@ -503,6 +507,110 @@ static void deliver_ind_branch(Delivery* d, const Event* ev)
    add_flag_to_count(d, ev->instr->cc, EV_BI_MISPRED, mispredicted);
 }
 
+/*------------------------------------------------------------*/
+/*--- Cold translations                                    ---*/
+/*------------------------------------------------------------*/
+
+/* One call for a run of the group's cache events: a record of them
+   (owned by the block) and their data addresses. */
+static void emit_cold_run(Delivery* d, const ColdOp* ops, UInt n_ops,
+                          IRExpr** addrs, UInt n_addrs)
+{
+   ColdRun* run = cg_costs_block_alloc(d->block, sizeof(ColdRun)
+                                                 + n_ops * sizeof(ColdOp));
+   IRExpr* r;
+   UInt i;
+
+   run->n_ops = n_ops;
+   /* The block's first run counts the block's executions. */
+   run->block = d->cold_runs_emitted++ == 0 ? d->block : NULL;
+   for (i = 0; i < n_ops; i++)
+      run->ops[i] = ops[i];
+   r = ptr_const(run);
+   switch (n_addrs) {
+   case 0: CALL(d, cg_tier_run0, mkIRExprVec_1(r), NULL); break;
+   case 1: CALL(d, cg_tier_run1, mkIRExprVec_2(r, addrs[0]), NULL); break;
+   case 2: CALL(d, cg_tier_run2, mkIRExprVec_3(r, addrs[0], addrs[1]),
+                NULL); break;
+   case 3: CALL(d, cg_tier_run3, mkIRExprVec_4(r, addrs[0], addrs[1],
+                                               addrs[2]), NULL); break;
+   case 4: CALL(d, cg_tier_run4, mkIRExprVec_5(r, addrs[0], addrs[1],
+                                               addrs[2], addrs[3]), NULL);
+           break;
+   default:
+      tl_assert(n_addrs == COLD_MAX_ADDRS);
+      CALL(d, cg_tier_run5, mkIRExprVec_6(r, addrs[0], addrs[1], addrs[2],
+                                          addrs[3], addrs[4]), NULL);
+   }
+}
+
+static ColdOpKind cold_fetch_kind(UWord first, UWord last,
+                                  Bool first_known_mru)
+{
+   if (first == last)
+      return COLD_FETCH;
+   if (cg_sim_i1()->set_mask == 0)
+      return COLD_FETCH_ALWAYS;
+   return first_known_mru ? COLD_FETCH_LAST_ONLY : COLD_FETCH_BOTH;
+}
+
+/* The cache events become ColdOps in queue order, and the helper runs
+   the same tests as deliver_fetch and deliver_data would inline.
+   Branch events are emitted as in a hot translation: the predictors
+   and the caches share no state, so their relative order is free. */
+static void deliver_cold_events(Delivery* d, const Event* events, Int n)
+{
+   ColdOp ops[MAX_GROUP_EVENTS];
+   IRExpr* addrs[COLD_MAX_ADDRS];
+   UInt n_ops = 0, n_addrs = 0;
+   Int i;
+
+   for (i = 0; i < n; i++) {
+      const Event* ev = &events[i];
+      UWord first, last;
+      Bool first_known_mru;
+      InstrInfo* site;
+      ColdOp* op;
+
+      switch (ev->kind) {
+      case EVT_FETCH:
+         site = fetch_site(d, ev, &first, &last, &first_known_mru);
+         if (site == NULL)
+            break;
+         op = &ops[n_ops++];
+         op->word = (UWord)site;
+         op->kind = cold_fetch_kind(first, last, first_known_mru);
+         op->arg = 0;
+         op->size = 0;
+         break;
+      case EVT_READ:
+      case EVT_MODIFY:
+      case EVT_WRITE:
+         if (n_addrs == COLD_MAX_ADDRS) {
+            emit_cold_run(d, ops, n_ops, addrs, n_addrs);
+            n_ops = n_addrs = 0;
+         }
+         tl_assert(ev->size > 0 && ev->size <= 0xFFFF);
+         op = &ops[n_ops++];
+         op->word = (UWord)ev->instr->cc
+                    | cg_sim_log_code(ev->size, ev->kind == EVT_WRITE);
+         op->kind = COLD_DATA;
+         op->arg = (UChar)n_addrs;
+         op->size = (UShort)ev->size;
+         addrs[n_addrs++] = ev->addr;
+         break;
+      case EVT_COND_BRANCH:
+         deliver_cond_branch(d, ev);
+         break;
+      case EVT_IND_BRANCH:
+         deliver_ind_branch(d, ev);
+         break;
+      }
+   }
+   if (n_ops > 0)
+      emit_cold_run(d, ops, n_ops, addrs, n_addrs);
+}
+
 void cg_deliver_events(Delivery* d, const Event* events, Int n)
 {
    Int i;
@@ -510,6 +618,12 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
    if (n == 0)
       return;
    emit_group_counter(d, events, n);
+   if (d->cold) {
+      deliver_cold_events(d, events, n);
+      if (cg_intervals_enabled())
+         emit_interval_step(d, events, n);
+      return;
+   }
    for (i = 0; i < n; i++) {
       const Event* ev = &events[i];
       switch (ev->kind) {

@@ -41,10 +41,15 @@ typedef struct {
       changes nothing and needs no simulation at all. */
    Bool       have_last_fetch;
    UWord      last_fetch_block;
+   /* A cold translation (cg_tier.c): one helper call per group instead
+      of the inline tests. */
+   Bool       cold;
+   UInt       cold_runs_emitted;
 } Delivery;
 
 void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,
-                      BlockInfo* block);
+                      BlockInfo* block, Bool cold);
+
 /* The length VEX gives an instruction (an undecodable one has 0). */
 UWord cg_instr_len(const IRStmt* imark);
 /* The number of fetch sites (InstrInfos) the block of `sb` needs. */

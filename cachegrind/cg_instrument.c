@@ -41,6 +41,7 @@ typedef struct {
    struct _BbvBlock* bbv_block; /* --bb-out-file, else NULL */
    Delivery   delivery;
    BlockInfo* block;
+   Bool       counts_stats;   /* not a promotion's second translation */
    UInt       n_instrs_seen;
    InstrInfo* current;        /* instruction the statements belong to */
    Event      queue[QUEUE_CAPACITY];
@@ -96,7 +97,9 @@ static void add_fetch(Pass* p)
    Addr first_line = ii->addr & ~(Addr)(i1_line_size - 1);
    Addr last_line  = (ii->addr + ii->len - 1) & ~(Addr)(i1_line_size - 1);
 
-   if (fetch_never_straddles_differently && first_line == last_line)
+   if (!p->counts_stats)
+      ;
+   else if (fetch_never_straddles_differently && first_line == last_line)
       instrument_stats.instrs_nox++;
    else
       instrument_stats.instrs_gen++;
@@ -210,7 +213,7 @@ static void start_instruction(Pass* p, const IRStmt* st)
    ii = &instrs_scratch[p->n_instrs_seen++];
    ii->addr = (Addr)st->Ist.IMark.addr;
    ii->len  = cg_instr_len(st);
-   ii->cc   = cg_costs_for_instr(ii->addr);
+   ii->cc   = cg_costs_for_instr(ii->addr, p->counts_stats);
    p->current = ii;
    bbv_rep_check(p, ii->addr);
    if (cg_control_is_toggle_entry(ii->addr)) {
@@ -376,11 +379,14 @@ IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
       instrs_scratch = VG_(realloc)("cg.instrument.instrs", instrs_scratch,
                                     instrs_scratch_size * sizeof(InstrInfo));
    }
+   p.counts_stats = !cg_tier_take_retranslation(closure->nraddr);
    p.out      = deepCopyIRSBExceptStmts(sb_in);
    p.offset_sp = layout->offset_SP;
    p.block    = cg_costs_new_block(closure->nraddr,
                                    cg_deliver_count_fetch_sites(sb_in));
-   cg_deliver_start(&p.delivery, p.out, gWordTy, p.block);
+   p.block->cold = cg_tier_block_is_cold(closure->nraddr);
+   p.block->code_start = vge->base[0];
+   cg_deliver_start(&p.delivery, p.out, gWordTy, p.block, p.block->cold);
    p.n_instrs_seen = 0;
    p.current  = NULL;
    p.n_queued = 0;

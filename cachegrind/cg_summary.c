@@ -164,6 +164,8 @@ void cg_summary_print_stats(const CgOutputResult* res)
    VG_(dmsg)("cachegrind: string table size: %u\n", cg_costs_n_strings());
    VG_(dmsg)("cachegrind: CC table size: %u\n", cg_costs_n_centres());
    VG_(dmsg)("cachegrind: InstrInfo table size: %u\n",
-             cg_costs_n_live_blocks());
+             cg_costs_n_live_blocks()
+             + cg_tier_n_pending_retranslations());
    cg_log_print_stats();
+   cg_tier_print_stats();
 }

@@ -171,6 +171,11 @@ typedef struct _BlockInfo {
    struct _BlockInfo* next;     /* VgHashNode layout: next, key */
    UWord              key;
    EventGroup*        groups;
+   struct _BlockMem*  owned;    /* freed with the block */
+   Addr               code_start;  /* of the first extent (redirected) */
+   ULong              cold_executions;  /* counted by cold translations */
+   Bool               cold;
+   Bool               promotion_due;
    UInt               n_fetch_sites;     /* capacity */
    UInt               n_fetch_sites_used;
    InstrInfo          fetch_sites[0];
@@ -185,9 +190,15 @@ typedef struct {
 
 void        cg_costs_init(void);
 BlockInfo*  cg_costs_new_block(Addr key, UInt n_fetch_sites);
-void        cg_costs_discard_block(Addr key);
+/* Folds the block's counts and forgets it.  `may_still_run`: its code
+   may run once more, so its memory is kept (and counted at exit). */
+void        cg_costs_discard_block(Addr key, Bool may_still_run);
 EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
                                UInt n_items);
+/* Memory that lives exactly as long as the block's translation. */
+void*       cg_costs_block_alloc(BlockInfo* block, SizeT bytes);
+/* The live block with this key (either one, if there are two). */
+BlockInfo*  cg_costs_lookup_block(Addr key);
 /* Adds every group's executions to the cost centres and zeroes them. */
 void        cg_costs_fold_all(void);
 /* The output order of cost centres: < 0, 0 or > 0. */
@@ -195,7 +206,9 @@ Int         cg_costs_order(const CostCentre* a, const CostCentre* b);
 /* Calls `fn` for every cost centre, in no particular order. */
 void        cg_costs_for_each(void (*fn)(CostCentre* cc, void* arg),
                               void* arg);
-CostCentre* cg_costs_for_instr(Addr instr_addr);
+/* `count_lookup_stats`: False when translating again a block already
+   counted (a promotion), so that --stats=yes matches the reference. */
+CostCentre* cg_costs_for_instr(Addr instr_addr, Bool count_lookup_stats);
 /* All cost centres, in output order (file, function, line).  The
    array is the caller's to free. */
 CostCentre** cg_costs_sorted(UInt* n_out);
@@ -270,6 +283,63 @@ VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
                                        UWord size);
 VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
                                         UWord size);
+
+/*------------------------------------------------------------*/
+/*--- Cold and hot translations (cg_tier.c)                ---*/
+/*------------------------------------------------------------*/
+
+/* One cache event of a cold translation's group, in program order. */
+typedef enum {
+   COLD_FETCH,            /* one line: log unless it is MRU */
+   COLD_FETCH_ALWAYS,     /* two lines of a one-set I1: always log */
+   COLD_FETCH_LAST_ONLY,  /* two lines, the first known MRU */
+   COLD_FETCH_BOTH,       /* two lines: log unless both are MRU */
+   COLD_DATA              /* log unless in one line and that is MRU */
+} ColdOpKind;
+
+typedef struct {
+   UWord  word;   /* fetches: the fetch site (InstrInfo*); data: the
+                     log entry (cost centre | code) */
+   UChar  kind;   /* ColdOpKind */
+   UChar  arg;    /* data: which address argument of the helper */
+   UShort size;   /* data: bytes */
+} ColdOp;
+
+typedef struct {
+   struct _BlockInfo* block;   /* the block's first run: its block */
+   UInt   n_ops;
+   ColdOp ops[0];
+} ColdRun;
+
+#define COLD_MAX_ADDRS 5
+
+void  cg_tier_init(Bool cache_sim, Bool log_enabled);
+Bool  cg_tier_supported_arch(void);
+/* Whether the block at `key` is to be translated cold. */
+Bool  cg_tier_block_is_cold(Addr key);
+ULong cg_tier_threshold(void);
+void  cg_tier_print_stats(void);
+/* The core discards a translation of the block at `key`; returns
+   whether its code may still run once (then its memory must stay). */
+Bool  cg_tier_translation_discarded(Addr key, ULong executions,
+                                    Bool was_cold);
+/* Whether the block at `key` is translated again only because a
+   promotion discarded it (then forgets that it was). */
+Bool  cg_tier_take_retranslation(Addr key);
+/* Blocks a promotion discarded that were not translated again yet. */
+UInt  cg_tier_n_pending_retranslations(void);
+/* Between blocks, outside compiled code: retranslates the blocks that
+   became hot. */
+void  cg_tier_promote_due(void);
+VG_REGPARM(1) void cg_tier_run0(const ColdRun* run);
+VG_REGPARM(2) void cg_tier_run1(const ColdRun* run, Addr a0);
+VG_REGPARM(3) void cg_tier_run2(const ColdRun* run, Addr a0, Addr a1);
+VG_REGPARM(3) void cg_tier_run3(const ColdRun* run, Addr a0, Addr a1,
+                                Addr a2);
+VG_REGPARM(3) void cg_tier_run4(const ColdRun* run, Addr a0, Addr a1,
+                                Addr a2, Addr a3);
+VG_REGPARM(3) void cg_tier_run5(const ColdRun* run, Addr a0, Addr a1,
+                                Addr a2, Addr a3, Addr a4);
 
 /*------------------------------------------------------------*/
 /*--- The access log (cg_log.c)                            ---*/

@@ -1,0 +1,323 @@
+/* cg_tier.c -- cold and hot translations of a block.
+
+   Owns: which blocks are hot, when a cold one is promoted, and the
+   helpers a cold translation calls instead of testing inline.
+   Must not: emit IR (cg_deliver.c does) or simulate (cg_sim.c and the
+   simulator thread do).
+
+   Why: a hot translation tests every fetch and data access against the
+   MRU filter inline.  That code is fast to run but expensive to
+   translate: VEX's passes and its register allocator cost about twice
+   as much for it as for the program's own IR, and most blocks of a
+   program run only a few times (start-up, a compiler's passes).  So a
+   block is first translated cold: each run of events (an EventGroup)
+   makes one call, to a helper below, which does in C exactly what the
+   inline tests of the hot translation would do, in the same order,
+   calling the same log helpers with the same arguments.  The counts
+   therefore cannot depend on which translation ran.
+
+   Promotion: a cold translation counts its own executions.  The one
+   that reaches the threshold leaves through an "invalidate the
+   instruction cache" exit to its own start; the scheduler discards the
+   translation (the tool's discard hook notes it as hot here) and
+   translates the block again, hot, before running it.  The exit comes
+   before any of the block's instructions, so nothing runs twice. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "cg_tool.h"
+#include "cg_cache.h"
+
+/* The executions after which a cold block is retranslated hot.  A
+   cold execution costs tens of nanoseconds more than a hot one, a hot
+   translation some microseconds more than a cold one. */
+#define DEFAULT_HOT_THRESHOLD 300
+
+static Bool  tiers_on;
+static ULong hot_threshold;
+static VgHashTable* hot_blocks;   /* of HotNode, keyed by block address */
+/* Blocks a promotion discarded (the promoted one, and any other
+   translation that covered its first byte) that have not been
+   translated again: that translation does not count in --stats=yes,
+   where the reference never translated them twice. */
+static VgHashTable* retranslations;
+static ULong n_promotions;
+
+typedef struct _HotNode {
+   struct _HotNode* next;          /* VgHashNode layout */
+   UWord            key;
+} HotNode;
+
+/* Copies of the L1 filters' geometry, read at every cold operation. */
+static UWord* i1_mru;
+static UWord  i1_set_mask;
+static Int    i1_line_bits;
+static UWord* d1_mru;
+static UWord  d1_set_mask;
+static Int    d1_line_bits;
+
+void cg_tier_init(Bool cache_sim, Bool log_enabled)
+{
+   const CacheLevel* i1 = cg_sim_i1();
+   const CacheLevel* d1 = cg_sim_d1();
+   const HChar* env = VG_(getenv)("CG_HOT_THRESHOLD");
+
+   hot_threshold = DEFAULT_HOT_THRESHOLD;
+   if (env != NULL)
+      hot_threshold = VG_(strtoll10)(env, NULL);
+   /* Without the log the inline tests call the simulator itself; the
+      cold helpers only know the log's helpers. */
+   tiers_on = cache_sim && log_enabled && hot_threshold > 0
+              && cg_tier_supported_arch();
+   if (!tiers_on)
+      return;
+   hot_blocks = VG_(HT_construct)("cg.tier.hot");
+   retranslations = VG_(HT_construct)("cg.tier.again");
+   i1_mru = i1->mru;
+   i1_set_mask = i1->set_mask;
+   i1_line_bits = i1->line_bits;
+   d1_mru = d1->mru;
+   d1_set_mask = d1->set_mask;
+   d1_line_bits = d1->line_bits;
+}
+
+Bool cg_tier_supported_arch(void)
+{
+#if defined(VGA_amd64) || defined(VGA_x86)
+   return True;
+#else
+   return False;
+#endif
+}
+
+ULong cg_tier_threshold(void) { return hot_threshold; }
+
+void cg_tier_print_stats(void)
+{
+   if (!tiers_on) {
+      VG_(dmsg)("translations: all hot\n");
+      return;
+   }
+   VG_(dmsg)("translations: cold first; %llu blocks promoted to hot after "
+             "%llu executions\n", n_promotions, hot_threshold);
+}
+
+Bool cg_tier_block_is_cold(Addr key)
+{
+   return tiers_on && VG_(HT_lookup)(hot_blocks, key) == NULL;
+}
+
+/* Called for every translation the core discards, before its counters
+   are folded.  Only a promotion exit discards a cold translation whose
+   count has reached the threshold. */
+static Bool promoting;   /* inside cg_tier_promote_due */
+
+static void add_key(VgHashTable* set, Addr key)
+{
+   HotNode* node;
+
+   if (VG_(HT_lookup)(set, key) != NULL)
+      return;
+   node = VG_(malloc)("cg.tier.key", sizeof(HotNode));
+   node->key = key;
+   VG_(HT_add_node)(set, node);
+}
+
+Bool cg_tier_take_retranslation(Addr key)
+{
+   HotNode* node;
+
+   if (!tiers_on)
+      return False;
+   node = VG_(HT_remove)(retranslations, key);
+   if (node == NULL)
+      return False;
+   VG_(free)(node);
+   return True;
+}
+
+UInt cg_tier_n_pending_retranslations(void)
+{
+   return tiers_on ? VG_(HT_count_nodes)(retranslations) : 0;
+}
+
+Bool cg_tier_translation_discarded(Addr key, ULong executions, Bool was_cold)
+{
+   if (promoting)
+      add_key(retranslations, key);
+   if (!tiers_on || !was_cold || executions < hot_threshold
+       || VG_(HT_lookup)(hot_blocks, key) != NULL)
+      return promoting;
+   add_key(hot_blocks, key);
+   n_promotions++;
+   return promoting;
+}
+
+/* Blocks whose cold translation reached the threshold since the last
+   time the scheduler entered compiled code.  A translation cannot be
+   discarded while it runs (its counters and records would go), so the
+   helper only notes it; cg_tier_promote_due discards it on the
+   scheduler's next entry to compiled code (at most a time slice
+   later: until then it runs cold, with the same counts). */
+#define MAX_DUE 256
+static struct { Addr key; Addr code_start; } due[MAX_DUE];
+static UInt n_due;
+
+static void note_due(BlockInfo* block)
+{
+   if (n_due == MAX_DUE)
+      return;   /* retried at the block's next execution */
+   due[n_due].key = block->key;
+   due[n_due].code_start = block->code_start;
+   n_due++;
+   block->promotion_due = True;
+}
+
+/* The tool interface offers VG_(discard_translations_safely), which
+   insists on being called while the core handles a client request.
+   Here the core is just as surely outside compiled code (it is about to
+   enter it), so we call the core's own function, declared as in
+   pub_core_transtab.h. */
+extern void VG_(discard_translations)(Addr start, ULong range,
+                                      const HChar* who);
+
+void cg_tier_promote_due(void)
+{
+   UInt i;
+
+   if (n_due == 0)
+      return;
+   /* The scheduler may already hold the code address of one of the
+      translations discarded here (it runs a block it has just chained
+      to without another look-up), so their records must outlive it. */
+   promoting = True;
+   for (i = 0; i < n_due; i++) {
+      BlockInfo* block = cg_costs_lookup_block(due[i].key);
+      /* Gone meanwhile (discarded, or retranslated and now hot). */
+      if (block == NULL || !block->cold || !block->promotion_due)
+         continue;
+      /* The discard hook (cg_tier_translation_discarded) marks it hot;
+         the next jump to it translates it again. */
+      VG_(discard_translations)(due[i].code_start, 1,
+                                "cachegrind: promotion");
+   }
+   promoting = False;
+   n_due = 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- The cold helpers                                     ---*/
+/*------------------------------------------------------------*/
+
+/* Each mirrors the inline test cg_deliver.c emits for the same
+   operation in a hot translation; see not_mru_const, fetch_not_mru and
+   not_mru_access there.  They must stay exactly equivalent. */
+
+static inline Bool i1_not_mru(UWord block)
+{
+   return i1_mru[block & i1_set_mask] != block;
+}
+
+static inline Bool fetch_needs_log(const ColdOp* op)
+{
+   const InstrInfo* site = (const InstrInfo*)op->word;
+   UWord first = site->addr >> i1_line_bits;
+   UWord last  = (site->addr + site->len - 1) >> i1_line_bits;
+
+   switch (op->kind) {
+   case COLD_FETCH:           return i1_not_mru(first);
+   case COLD_FETCH_ALWAYS:    return True;
+   case COLD_FETCH_LAST_ONLY: return i1_not_mru(last);
+   default:                   return i1_not_mru(first) | i1_not_mru(last);
+   }
+}
+
+static inline Bool data_needs_log(Addr addr, UWord size)
+{
+   UWord last_block = (addr + size - 1) >> d1_line_bits;
+   Bool not_mru = d1_mru[(addr >> d1_line_bits) & d1_set_mask] != last_block;
+
+   if (d1_set_mask == 0 && size > 1)
+      not_mru |= (addr >> d1_line_bits) != last_block;
+   return not_mru;
+}
+
+/* The log helper the hot translation calls for this size. */
+static void log_data(UWord entry, Addr addr, UWord size)
+{
+   switch (size) {
+   case 1:  cg_log_data1(entry, addr);  break;
+   case 2:  cg_log_data2(entry, addr);  break;
+   case 4:  cg_log_data4(entry, addr);  break;
+   case 8:  cg_log_data8(entry, addr);  break;
+   case 16: cg_log_data16(entry, addr); break;
+   case 32: cg_log_data32(entry, addr); break;
+   default: cg_log_data(entry, addr, size); break;
+   }
+}
+
+static void run_ops(const ColdRun* run, const UWord* addrs)
+{
+   UInt i;
+
+   if (run->block != NULL
+       && ++run->block->cold_executions >= hot_threshold
+       && !run->block->promotion_due)
+      note_due(run->block);
+
+   for (i = 0; i < run->n_ops; i++) {
+      const ColdOp* op = &run->ops[i];
+      if (op->kind == COLD_DATA) {
+         Addr addr = addrs[op->arg];
+         if (data_needs_log(addr, op->size))
+            log_data(op->word, addr, op->size);
+      } else if (fetch_needs_log(op)) {
+         cg_log_fetch((const InstrInfo*)op->word);
+      }
+   }
+}
+
+/* One per number of data addresses, so that compiled code passes only
+   the arguments it has. */
+VG_REGPARM(1) void cg_tier_run0(const ColdRun* run)
+{
+   run_ops(run, NULL);
+}
+
+VG_REGPARM(2) void cg_tier_run1(const ColdRun* run, Addr a0)
+{
+   UWord addrs[1] = { a0 };
+   run_ops(run, addrs);
+}
+
+VG_REGPARM(3) void cg_tier_run2(const ColdRun* run, Addr a0, Addr a1)
+{
+   UWord addrs[2] = { a0, a1 };
+   run_ops(run, addrs);
+}
+
+VG_REGPARM(3) void cg_tier_run3(const ColdRun* run, Addr a0, Addr a1,
+                                Addr a2)
+{
+   UWord addrs[3] = { a0, a1, a2 };
+   run_ops(run, addrs);
+}
+
+VG_REGPARM(3) void cg_tier_run4(const ColdRun* run, Addr a0, Addr a1,
+                                Addr a2, Addr a3)
+{
+   UWord addrs[4] = { a0, a1, a2, a3 };
+   run_ops(run, addrs);
+}
+
+VG_REGPARM(3) void cg_tier_run5(const ColdRun* run, Addr a0, Addr a1,
+                                Addr a2, Addr a3, Addr a4)
+{
+   UWord addrs[5] = { a0, a1, a2, a3, a4 };
+   run_ops(run, addrs);
+}
