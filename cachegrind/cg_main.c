@@ -90,7 +90,7 @@ static void cg_post_clo_init(void)
    cg_sim_init(&sim_I1, &sim_D1, &sim_LL, log_mode);
    cg_log_init(log_mode, cg_clo.sim_thread);
    cg_log_register_fork_handlers();
-   cg_tier_init(cg_clo.cache_sim, cg_log_enabled());
+   cg_tier_init(cg_clo.cache_sim, cg_log_enabled(), cg_clo.hot_threshold);
    cg_branch_init();
    cg_instrument_init(min_line, sim_I1.line_size, sim_LL.line_size);
 }
@@ -111,7 +111,7 @@ static void cg_fini(Int exit_code)
 
 static void cg_thread_runs(ThreadId tid, ULong blocks_done)
 {
-   cg_tier_promote_due();
+   cg_tier_promote_due(blocks_done);
    cg_control_thread_runs(tid, blocks_done);
    cg_bbv_thread_runs(tid);
 }

@@ -19,6 +19,7 @@ void cg_options_set_defaults(void)
    cg_clo.cache_sim       = True;
    cg_clo.branch_sim      = False;
    cg_clo.sim_thread      = True;
+   cg_clo.hot_threshold   = 300;
    cg_clo.out_file_format = "cachegrind.out.%p";
    cg_clo.instr_at_start  = True;
    cg_clo.intervals_out_file = "cachegrind.intervals.%p";
@@ -117,6 +118,8 @@ Bool cg_options_process(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--cache-sim",  cg_clo.cache_sim)  {}
    else if VG_BOOL_CLO(arg, "--branch-sim", cg_clo.branch_sim) {}
    else if VG_BOOL_CLO(arg, "--sim-thread", cg_clo.sim_thread) {}
+   else if VG_BINT_CLO(arg, "--hot-threshold", cg_clo.hot_threshold,
+                       0, 1000000000) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", cg_clo.instr_at_start) {}
    else if VG_STR_CLO(arg, "--toggle-collect", value) {
       if (cg_clo.n_toggle_patterns == CG_MAX_TOGGLE_PATTERNS)
@@ -172,6 +175,11 @@ void cg_options_print_usage(void)
 "    --sim-thread=yes|no              simulate the accesses the compiled code\n"
 "                                     cannot settle in a second thread, beside\n"
 "                                     the client (same counts) [yes]\n"
+"    --hot-threshold=<n>              translate a block first without inline\n"
+"                                     cache tests (cheap to translate, slower\n"
+"                                     to run), again with them once it has run\n"
+"                                     <n> times (same counts); 0: with them at\n"
+"                                     once [300]\n"
    );
 }
 

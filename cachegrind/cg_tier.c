@@ -33,13 +33,8 @@
 #include "cg_tool.h"
 #include "cg_cache.h"
 
-/* The executions after which a cold block is retranslated hot.  A
-   cold execution costs tens of nanoseconds more than a hot one, a hot
-   translation some microseconds more than a cold one. */
-#define DEFAULT_HOT_THRESHOLD 300
-
 static Bool  tiers_on;
-static ULong hot_threshold;
+static ULong hot_threshold;      /* --hot-threshold */
 static VgHashTable* hot_blocks;   /* of HotNode, keyed by block address */
 /* Blocks a promotion discarded (the promoted one, and any other
    translation that covered its first byte) that have not been
@@ -47,6 +42,8 @@ static VgHashTable* hot_blocks;   /* of HotNode, keyed by block address */
    where the reference never translated them twice. */
 static VgHashTable* retranslations;
 static ULong n_promotions;
+static ULong n_cold_translations;
+static Bool  cold_first = True;   /* see cg_tier_block_is_cold */
 
 typedef struct _HotNode {
    struct _HotNode* next;          /* VgHashNode layout */
@@ -61,15 +58,12 @@ static UWord* d1_mru;
 static UWord  d1_set_mask;
 static Int    d1_line_bits;
 
-void cg_tier_init(Bool cache_sim, Bool log_enabled)
+void cg_tier_init(Bool cache_sim, Bool log_enabled, ULong threshold)
 {
    const CacheLevel* i1 = cg_sim_i1();
    const CacheLevel* d1 = cg_sim_d1();
-   const HChar* env = VG_(getenv)("CG_HOT_THRESHOLD");
 
-   hot_threshold = DEFAULT_HOT_THRESHOLD;
-   if (env != NULL)
-      hot_threshold = VG_(strtoll10)(env, NULL);
+   hot_threshold = threshold;
    /* Without the log the inline tests call the simulator itself; the
       cold helpers only know the log's helpers. */
    tiers_on = cache_sim && log_enabled && hot_threshold > 0
@@ -103,13 +97,40 @@ void cg_tier_print_stats(void)
       VG_(dmsg)("translations: all hot\n");
       return;
    }
-   VG_(dmsg)("translations: cold first; %llu blocks promoted to hot after "
-             "%llu executions\n", n_promotions, hot_threshold);
+   VG_(dmsg)("translations: %llu cold, %llu of them promoted to hot after "
+             "%llu executions; cold first %s\n", n_cold_translations,
+             n_promotions, hot_threshold,
+             cold_first ? "throughout" : "until the cold code ran too often");
 }
+
+/* Cold-first pays only while most cold blocks stay cold: a promotion
+   costs a second, hot translation and empties the core's look-up cache
+   of translations, and a cold execution costs more than a hot one.  A
+   program that runs most of its blocks hundreds of times (a compiler)
+   would pay both for nearly every block.  So once the cold blocks have
+   run MEAN_EXECUTIONS_LIMIT times each on average (after a start of
+   MIN_COLD_SAMPLE translations), new blocks are translated hot at
+   once; start-up code, which runs a few times, stays cold.  (Counting
+   promotions instead reacts too late: a block is promoted only
+   after its threshold.) */
+#define MIN_COLD_SAMPLE       2000
+#define MEAN_EXECUTIONS_LIMIT 100
 
 Bool cg_tier_block_is_cold(Addr key)
 {
-   return tiers_on && VG_(HT_lookup)(hot_blocks, key) == NULL;
+   if (!tiers_on || !cold_first || VG_(HT_lookup)(hot_blocks, key) != NULL)
+      return False;
+   n_cold_translations++;
+   return True;
+}
+
+static ULong n_cold_executions;   /* of all cold blocks */
+
+static inline void note_cold_execution(void)
+{
+   if (++n_cold_executions >= MEAN_EXECUTIONS_LIMIT * n_cold_translations
+       && n_cold_translations >= MIN_COLD_SAMPLE)
+      cold_first = False;
 }
 
 /* Called for every translation the core discards, before its counters
@@ -165,6 +186,7 @@ Bool cg_tier_translation_discarded(Addr key, ULong executions, Bool was_cold)
    scheduler's next entry to compiled code (at most a time slice
    later: until then it runs cold, with the same counts). */
 #define MAX_DUE 256
+#define PROMOTION_INTERVAL 2000000   /* blocks run: some milliseconds */
 static struct { Addr key; Addr code_start; } due[MAX_DUE];
 static UInt n_due;
 
@@ -186,12 +208,17 @@ static void note_due(BlockInfo* block)
 extern void VG_(discard_translations)(Addr start, ULong range,
                                       const HChar* who);
 
-void cg_tier_promote_due(void)
+void cg_tier_promote_due(ULong blocks_done)
 {
+   static ULong last_promotion;
    UInt i;
 
-   if (n_due == 0)
+   /* Every discard empties the core's fast look-up cache of
+      translations, so promotions are batched. */
+   if (n_due == 0 || (n_due < MAX_DUE
+                      && blocks_done - last_promotion < PROMOTION_INTERVAL))
       return;
+   last_promotion = blocks_done;
    /* The scheduler may already hold the code address of one of the
       translations discarded here (it runs a block it has just chained
       to without another look-up), so their records must outlive it. */
@@ -265,10 +292,12 @@ static void run_ops(const ColdRun* run, const UWord* addrs)
 {
    UInt i;
 
-   if (run->block != NULL
-       && ++run->block->cold_executions >= hot_threshold
-       && !run->block->promotion_due)
-      note_due(run->block);
+   if (run->block != NULL) {
+      note_cold_execution();
+      if (++run->block->cold_executions >= hot_threshold
+          && !run->block->promotion_due)
+         note_due(run->block);
+   }
 
    for (i = 0; i < run->n_ops; i++) {
       const ColdOp* op = &run->ops[i];

@@ -77,6 +77,8 @@ typedef struct {
    Bool          cache_sim;
    Bool          branch_sim;
    Bool          sim_thread;      /* simulate the access log in a thread */
+   Long          hot_threshold;   /* cold executions before a hot
+                                     translation (cg_tier.c); 0: none */
    const HChar*  out_file_format;
    CacheGeometry I1, D1, LL;
    Bool          I1_given, D1_given, LL_given;
@@ -313,7 +315,7 @@ typedef struct {
 
 #define COLD_MAX_ADDRS 5
 
-void  cg_tier_init(Bool cache_sim, Bool log_enabled);
+void  cg_tier_init(Bool cache_sim, Bool log_enabled, ULong threshold);
 Bool  cg_tier_supported_arch(void);
 /* Whether the block at `key` is to be translated cold. */
 Bool  cg_tier_block_is_cold(Addr key);
@@ -330,7 +332,7 @@ Bool  cg_tier_take_retranslation(Addr key);
 UInt  cg_tier_n_pending_retranslations(void);
 /* Between blocks, outside compiled code: retranslates the blocks that
    became hot. */
-void  cg_tier_promote_due(void);
+void  cg_tier_promote_due(ULong blocks_done);
 VG_REGPARM(1) void cg_tier_run0(const ColdRun* run);
 VG_REGPARM(2) void cg_tier_run1(const ColdRun* run, Addr a0);
 VG_REGPARM(3) void cg_tier_run2(const ColdRun* run, Addr a0, Addr a1);

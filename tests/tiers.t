@@ -1,0 +1,105 @@
+#!/usr/bin/perl
+# tiers.t -- cold and hot translations (cg_tier.c).
+#
+# A block is first translated cold (one helper call per event group,
+# which runs in C the MRU tests a hot translation makes inline) and
+# translated again, hot, once it has run --hot-threshold times.  The
+# counts must not depend on which translation ran, or when the switch
+# happened: every run here is compared byte for byte with the system
+# Cachegrind.  Thresholds of 1 and 5 promote nearly every block, in
+# batches, while the program runs (and, with threads, while others run);
+# 0 translates everything hot at once.  --stats=yes says how many blocks
+# were promoted, so the tests check that the path they mean to test was
+# taken, and its tool statistics must stay the reference's (a second
+# translation of a block is not a new one).
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Test::More;
+use CgTest qw(:all);
+
+require_tools();
+my $progs = build_progs();
+
+sub same_as_reference {
+    my ($label, $cmd, $ours_opts, %args) = @_;
+    my $common = delete $args{common} || [];
+    my $ref  = run_ref([@$common], $cmd, %args);
+    my $ours = run_ours([@$common, @$ours_opts], $cmd, %args);
+    subtest $label => sub {
+        compare_runs($ref, $ours, $label,
+                     map { $_ => $args{$_} } grep { $_ eq 'expect_files' } keys %args);
+    };
+}
+
+# "translations: ..." from a --stats=yes run of ours.
+sub tier_report {
+    my ($cmd, $opts) = @_;
+    my $res = run_ours(['--stats=yes', @$opts], $cmd);
+    return $res->{stderr} =~ /^--\d+-- (translations: .*)$/m ? $1 : '(none)';
+}
+
+for my $name (qw(matrix_walk-O0 pointer_chase-O2 branches-O2 strings-O2 simd-O2
+                 recursion-O0 indirect-O2 unaligned-O2 atomics-O2 threads-O2
+                 signals-O0)) {
+    next unless $progs->{$name};
+    for my $threshold (0, 1, 5) {
+        for my $branch ([], ['--branch-sim=yes']) {
+            my $label = "$name --hot-threshold=$threshold"
+                        . (@$branch ? ' --branch-sim=yes' : '');
+            same_as_reference($label, [$progs->{$name}], ["--hot-threshold=$threshold"],
+                              common => $branch, expect_files => 1);
+        }
+    }
+}
+
+# The promotion path is taken: with a threshold of 1 nearly every block
+# that runs twice is translated again.
+{
+    my $report = tier_report([$progs->{'matrix_walk-O2'}], ['--hot-threshold=1']);
+    like($report, qr/^translations: \d+ cold, ([1-9]\d*) of them promoted to hot after 1 executions/,
+         '--hot-threshold=1: blocks were promoted') or diag($report);
+    my ($cold, $promoted) = $report =~ /(\d+) cold, (\d+) of them/;
+    cmp_ok($promoted // 0, '>', ($cold // 0) / 2, '--hot-threshold=1: most cold blocks were promoted');
+    like(tier_report([$progs->{'matrix_walk-O2'}], ['--hot-threshold=0']),
+         qr/^translations: all hot$/, '--hot-threshold=0: everything hot at once');
+    like(tier_report([$progs->{'matrix_walk-O2'}], []),
+         qr/^translations: \d+ cold, \d+ of them promoted to hot after 300 executions/,
+         'the default threshold is 300');
+}
+
+# Without the access log (--cache-sim=no; 256-byte lines) there are no
+# inline tests to defer: everything is hot.
+for my $case (['--cache-sim=no'], ['--I1=65536,2,256', '--D1=65536,2,256', '--LL=1048576,4,256']) {
+    like(tier_report([$progs->{'matrix_walk-O2'}], $case), qr/^translations: all hot$/,
+         "@$case: no cold translations");
+}
+
+# A real program, many blocks promoted in batches.
+same_as_reference('xz --hot-threshold=1', ['/usr/bin/xz', '-1', '-T1', '-c', '/usr/bin/xz'],
+                  ['--hot-threshold=1'], expect_files => 1);
+
+# --stats=yes: the tool's statistics are the reference's whatever the
+# threshold (retranslations for a promotion are not counted).
+for my $threshold (1, 300) {
+    my $ref  = run_ref(['--stats=yes'], ['/bin/ls', '/']);
+    my $ours = run_ours(['--stats=yes', "--hot-threshold=$threshold"], ['/bin/ls', '/']);
+    my @stats = map { [ map { s/^--\d+--//r } grep { /^--\d+-- cachegrind: / }
+                        split /\n/, $_->{stderr} ] } ($ref, $ours);
+    cmp_ok(scalar @{ $stats[0] }, '>', 10, "--stats=yes --hot-threshold=$threshold: the reference prints its lines");
+    is_deeply($stats[1], $stats[0], "--stats=yes --hot-threshold=$threshold: same tool statistics");
+}
+
+# The option itself.
+{
+    my $res = run_ours(['--hot-threshold=-1'], ['/bin/true']);
+    is($res->{status} >> 8, 1, '--hot-threshold=-1: exit status 1');
+    like($res->{stderr}, qr/--hot-threshold' argument must be between 0 and/,
+         '--hot-threshold=-1: names the option');
+    my $help = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help');
+    like($help->{out}, qr/^    --hot-threshold=<n> +translate a block first .*?\[300\]$/ms,
+         '--help lists --hot-threshold with its default');
+}
+
+done_testing();
