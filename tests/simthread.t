@@ -44,20 +44,6 @@ sub log_lines {
     return map { $_->[1] } sort { $a->[0] <=> $b->[0] } @lines;
 }
 
-# ours (with @ours_opts) against the reference (without them): same
-# files, client output, exit status and summary.
-sub same_as_reference {
-    my ($label, $cmd, $ours_opts, %args) = @_;
-    my $common   = delete $args{common} || [];
-    my $ref  = run_ref([@$common], $cmd, %args);
-    my $ours = run_ours([@$common, @$ours_opts], $cmd, %args);
-    subtest $label => sub {
-        compare_runs($ref, $ours, $label,
-                     map { $_ => $args{$_} } grep { $_ eq 'expect_files' } keys %args);
-    };
-    return $ours;
-}
-
 # Which way the log was simulated, from --stats=yes (never compared with
 # the reference: its statistics lines are its own).
 sub thread_report {
@@ -72,7 +58,7 @@ for my $opt (qw(O0 O2)) {
         my $cfg = "logfork-$opt" . (@$branch ? ' --branch-sim=yes' : '');
         my @run = ([$bin{$opt}], expect_files => 2, common => $branch);
 
-        same_as_reference("$cfg: simulator thread", $run[0], [], @run[1 .. $#run]);
+        matches_reference("$cfg: simulator thread", $run[0], [], @run[1 .. $#run]);
         my @log = thread_report([$bin{$opt}], $branch);
         is(scalar(grep { /simulator thread: yes;/ } @log), 2,
            "$cfg: parent and forked child each ran a simulator thread")
@@ -80,13 +66,13 @@ for my $opt (qw(O0 O2)) {
         my @chunks = map { /access log: (\d+) chunks/ ? $1 : 0 } @log;
         cmp_ok($chunks[0] // 0, '>=', 10, "$cfg: the parent's log filled many chunks");
 
-        same_as_reference("$cfg: --sim-thread=no", $run[0], ['--sim-thread=no'],
+        matches_reference("$cfg: --sim-thread=no", $run[0], ['--sim-thread=no'],
                           @run[1 .. $#run]);
         is(scalar(grep { /simulator thread: no \(--sim-thread=no\);/ }
                   thread_report([$bin{$opt}], [@$branch, '--sim-thread=no'])),
            2, "$cfg: --sim-thread=no simulates in the client's thread");
 
-        same_as_reference("$cfg: one allowed CPU", $run[0], [], @run[1 .. $#run], cpu => 0);
+        matches_reference("$cfg: one allowed CPU", $run[0], [], @run[1 .. $#run], cpu => 0);
         is(scalar(grep { /simulator thread: no \(only one CPU allowed\);/ }
                   thread_report([$bin{$opt}], $branch, cpu => 0)),
            2, "$cfg: no second thread when only one CPU is allowed");
@@ -98,7 +84,7 @@ for my $opt (qw(O0 O2)) {
 for my $name (qw(pointer_chase-O2 matrix_walk-O0 strings-O2 simd-O2 signals-O0
                  atomics-O2 unaligned-O2 recursion-O2)) {
     next unless $progs->{$name};
-    same_as_reference("$name: --sim-thread=no", [$progs->{$name}], ['--sim-thread=no'],
+    matches_reference("$name: --sim-thread=no", [$progs->{$name}], ['--sim-thread=no'],
                       expect_files => 1);
 }
 
@@ -118,14 +104,14 @@ for my $case (['--toggle-collect=main'], ['--interval-size=100000'], ['--cache-s
     my $res = run_ours(['--stats=yes', @geom], [$progs->{'matrix_walk-O2'}]);
     like(join("\n", log_lines($res->{stderr})), qr/^access log: off$/,
          '256-byte lines: the log is off');
-    same_as_reference('256-byte lines: same as the reference', [$progs->{'matrix_walk-O2'}],
+    matches_reference('256-byte lines: same as the reference', [$progs->{'matrix_walk-O2'}],
                       [], common => \@geom, expect_files => 1);
 }
 
 # An LL whose narrow tags could not hold every 56-bit address (8192
 # sets of 64 bytes) keeps full-width tags with the log: the simulator
 # thread must never switch (that allocates).  Same counts either way.
-same_as_reference('small LL with the log', [$progs->{'pointer_chase-O2'}], [],
+matches_reference('small LL with the log', [$progs->{'pointer_chase-O2'}], [],
                   common => ['--LL=8388608,16,64'], expect_files => 1);
 
 # The option itself.

@@ -22,17 +22,6 @@ use CgTest qw(:all);
 require_tools();
 my $progs = build_progs();
 
-sub same_as_reference {
-    my ($label, $cmd, $ours_opts, %args) = @_;
-    my $common = delete $args{common} || [];
-    my $ref  = run_ref([@$common], $cmd, %args);
-    my $ours = run_ours([@$common, @$ours_opts], $cmd, %args);
-    subtest $label => sub {
-        compare_runs($ref, $ours, $label,
-                     map { $_ => $args{$_} } grep { $_ eq 'expect_files' } keys %args);
-    };
-}
-
 # "translations: ..." from a --stats=yes run of ours.
 sub tier_report {
     my ($cmd, $opts) = @_;
@@ -48,7 +37,7 @@ for my $name (qw(matrix_walk-O0 pointer_chase-O2 branches-O2 strings-O2 simd-O2
         for my $branch ([], ['--branch-sim=yes']) {
             my $label = "$name --hot-threshold=$threshold"
                         . (@$branch ? ' --branch-sim=yes' : '');
-            same_as_reference($label, [$progs->{$name}], ["--hot-threshold=$threshold"],
+            matches_reference($label, [$progs->{$name}], ["--hot-threshold=$threshold"],
                               common => $branch, expect_files => 1);
         }
     }
@@ -77,7 +66,7 @@ for my $case (['--cache-sim=no'], ['--I1=65536,2,256', '--D1=65536,2,256', '--LL
 }
 
 # A real program, many blocks promoted in batches.
-same_as_reference('xz --hot-threshold=1', ['/usr/bin/xz', '-1', '-T1', '-c', '/usr/bin/xz'],
+matches_reference('xz --hot-threshold=1', ['/usr/bin/xz', '-1', '-T1', '-c', '/usr/bin/xz'],
                   ['--hot-threshold=1'], expect_files => 1);
 
 # --stats=yes: the tool's statistics are the reference's whatever the

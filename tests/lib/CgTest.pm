@@ -32,7 +32,7 @@ our @EXPORT_OK = qw(
     top_dir tests_dir build_root ref_valgrind ours_valgrind
     require_tools build_progs prog_names build_one
     run_ref run_ours run_valgrind
-    run_pair runs_match
+    run_pair runs_match matches_reference
     parse_cgout normalise_stderr compare_runs check_banner
     run_parallel case_label slurp spew which run_captured
     REF_BANNER
@@ -729,6 +729,21 @@ sub _describe_text_diff {
 }
 
 # compare_runs($ref, $ours, $label, %opt) -> true if everything matched.
+# matches_reference($label, $cmd, \@ours_opts, %args): runs the reference
+# (with $args{common} options) and ours (with those and @ours_opts) and
+# compares them in one subtest.  Returns ours's result.
+sub matches_reference {
+    my ($label, $cmd, $ours_opts, %args) = @_;
+    my $common = delete $args{common} || [];
+    my $ref  = run_ref([@$common], $cmd, %args);
+    my $ours = run_ours([@$common, @$ours_opts], $cmd, %args);
+    Test::More::subtest($label => sub {
+        compare_runs($ref, $ours, $label,
+                     map { $_ => $args{$_} } grep { $_ eq 'expect_files' } keys %args);
+    });
+    return $ours;
+}
+
 # Emits TAP assertions (use inside a subtest for one line per case).
 #   %opt: expect_files => N  also assert the reference produced N files
 #         compare_stdout => 0 to skip the stdout comparison
