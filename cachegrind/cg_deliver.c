@@ -554,88 +554,81 @@ static ColdOpKind cold_fetch_kind(UWord first, UWord last,
    return first_known_mru ? COLD_FETCH_LAST_ONLY : COLD_FETCH_BOTH;
 }
 
-/* The cache events become ColdOps in queue order, and the helper runs
-   the same tests as deliver_fetch and deliver_data would inline.
-   Branch events are emitted as in a hot translation: the predictors
-   and the caches share no state, so their relative order is free. */
-static void deliver_cold_events(Delivery* d, const Event* events, Int n)
-{
-   ColdOp ops[MAX_GROUP_EVENTS];
+/* A cold group's cache events, collected in queue order as ColdOps;
+   the helper runs the same tests as deliver_fetch and deliver_data
+   would inline.  Its branch events are emitted as in a hot translation:
+   the predictors and the caches share no state, so their relative
+   order is free. */
+typedef struct {
+   ColdOp  ops[MAX_GROUP_EVENTS];
    IRExpr* addrs[COLD_MAX_ADDRS];
-   UInt n_ops = 0, n_addrs = 0;
-   Int i;
+   UInt    n_ops, n_addrs;
+} ColdBatch;
 
-   for (i = 0; i < n; i++) {
-      const Event* ev = &events[i];
-      UWord first, last;
-      Bool first_known_mru;
-      InstrInfo* site;
-      ColdOp* op;
+static void flush_cold(Delivery* d, ColdBatch* batch)
+{
+   if (batch->n_ops > 0)
+      emit_cold_run(d, batch->ops, batch->n_ops, batch->addrs, batch->n_addrs);
+   batch->n_ops = batch->n_addrs = 0;
+}
 
-      switch (ev->kind) {
-      case EVT_FETCH:
-         site = fetch_site(d, ev, &first, &last, &first_known_mru);
-         if (site == NULL)
-            break;
-         op = &ops[n_ops++];
-         op->word = (UWord)site;
-         op->kind = cold_fetch_kind(first, last, first_known_mru);
-         op->arg = 0;
-         op->size = 0;
-         break;
-      case EVT_READ:
-      case EVT_MODIFY:
-      case EVT_WRITE:
-         if (n_addrs == COLD_MAX_ADDRS) {
-            emit_cold_run(d, ops, n_ops, addrs, n_addrs);
-            n_ops = n_addrs = 0;
-         }
-         tl_assert(ev->size > 0 && ev->size <= 0xFFFF);
-         op = &ops[n_ops++];
-         op->word = (UWord)ev->instr->cc
-                    | cg_sim_log_code(ev->size, ev->kind == EVT_WRITE);
-         op->kind = COLD_DATA;
-         op->arg = (UChar)n_addrs;
-         op->size = (UShort)ev->size;
-         addrs[n_addrs++] = ev->addr;
-         break;
-      case EVT_COND_BRANCH:
-         deliver_cond_branch(d, ev);
-         break;
-      case EVT_IND_BRANCH:
-         deliver_ind_branch(d, ev);
-         break;
-      }
-   }
-   if (n_ops > 0)
-      emit_cold_run(d, ops, n_ops, addrs, n_addrs);
+static void add_cold_fetch(Delivery* d, ColdBatch* batch, const Event* ev)
+{
+   UWord first, last;
+   Bool first_known_mru;
+   InstrInfo* site = fetch_site(d, ev, &first, &last, &first_known_mru);
+   ColdOp* op;
+
+   if (site == NULL)
+      return;
+   op = &batch->ops[batch->n_ops++];
+   op->word = (UWord)site;
+   op->kind = cold_fetch_kind(first, last, first_known_mru);
+   op->arg = 0;
+   op->size = 0;
+}
+
+static void add_cold_data(Delivery* d, ColdBatch* batch, const Event* ev,
+                          Bool is_write)
+{
+   ColdOp* op;
+
+   if (batch->n_addrs == COLD_MAX_ADDRS)
+      flush_cold(d, batch);
+   tl_assert(ev->size > 0 && ev->size <= 0xFFFF);
+   op = &batch->ops[batch->n_ops++];
+   op->word = (UWord)ev->instr->cc | cg_sim_log_code(ev->size, is_write);
+   op->kind = COLD_DATA;
+   op->arg = (UChar)batch->n_addrs;
+   op->size = (UShort)ev->size;
+   batch->addrs[batch->n_addrs++] = ev->addr;
 }
 
 void cg_deliver_events(Delivery* d, const Event* events, Int n)
 {
+   ColdBatch batch;
    Int i;
 
    if (n == 0)
       return;
    emit_group_counter(d, events, n);
-   if (d->cold) {
-      deliver_cold_events(d, events, n);
-      if (cg_intervals_enabled())
-         emit_interval_step(d, events, n);
-      return;
-   }
+   batch.n_ops = batch.n_addrs = 0;
    for (i = 0; i < n; i++) {
       const Event* ev = &events[i];
       switch (ev->kind) {
       case EVT_FETCH:
-         deliver_fetch(d, ev);
+         if (d->cold)
+            add_cold_fetch(d, &batch, ev);
+         else
+            deliver_fetch(d, ev);
          break;
       case EVT_READ:
       case EVT_MODIFY:
-         deliver_data(d, ev, False);
-         break;
       case EVT_WRITE:
-         deliver_data(d, ev, True);
+         if (d->cold)
+            add_cold_data(d, &batch, ev, ev->kind == EVT_WRITE);
+         else
+            deliver_data(d, ev, ev->kind == EVT_WRITE);
          break;
       case EVT_COND_BRANCH:
          deliver_cond_branch(d, ev);
@@ -645,6 +638,7 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
          break;
       }
    }
+   flush_cold(d, &batch);
    if (cg_intervals_enabled())
       emit_interval_step(d, events, n);
 }

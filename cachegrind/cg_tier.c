@@ -9,19 +9,19 @@
    MRU filter inline.  That code is fast to run but expensive to
    translate: VEX's passes and its register allocator cost about twice
    as much for it as for the program's own IR, and most blocks of a
-   program run only a few times (start-up, a compiler's passes).  So a
-   block is first translated cold: each run of events (an EventGroup)
-   makes one call, to a helper below, which does in C exactly what the
-   inline tests of the hot translation would do, in the same order,
-   calling the same log helpers with the same arguments.  The counts
-   therefore cannot depend on which translation ran.
+   program run only a few times (start-up code).  So a block is first
+   translated cold: each run of events (an EventGroup) makes one call,
+   to a helper below, which does in C exactly what the inline tests of
+   the hot translation would do, in the same order, calling the same
+   log helpers with the same arguments.  The counts therefore cannot
+   depend on which translation ran.
 
-   Promotion: a cold translation counts its own executions.  The one
-   that reaches the threshold leaves through an "invalidate the
-   instruction cache" exit to its own start; the scheduler discards the
-   translation (the tool's discard hook notes it as hot here) and
-   translates the block again, hot, before running it.  The exit comes
-   before any of the block's instructions, so nothing runs twice. */
+   Promotion: a cold translation's first helper call counts the block's
+   executions and notes the block when it reaches --hot-threshold.  The
+   next time the scheduler is about to enter compiled code, the noted
+   blocks' translations are discarded (the tool's discard hook marks
+   them hot here), and the next jump to each translates it again, hot.
+   Nothing is discarded while it runs, so nothing runs twice. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_hashtable.h"
@@ -58,6 +58,15 @@ static UWord* d1_mru;
 static UWord  d1_set_mask;
 static Int    d1_line_bits;
 
+static Bool supported_arch(void)
+{
+#if defined(VGA_amd64) || defined(VGA_x86)
+   return True;
+#else
+   return False;
+#endif
+}
+
 void cg_tier_init(Bool cache_sim, Bool log_enabled, ULong threshold)
 {
    const CacheLevel* i1 = cg_sim_i1();
@@ -67,7 +76,7 @@ void cg_tier_init(Bool cache_sim, Bool log_enabled, ULong threshold)
    /* Without the log the inline tests call the simulator itself; the
       cold helpers only know the log's helpers. */
    tiers_on = cache_sim && log_enabled && hot_threshold > 0
-              && cg_tier_supported_arch();
+              && supported_arch();
    if (!tiers_on)
       return;
    hot_blocks = VG_(HT_construct)("cg.tier.hot");
@@ -79,17 +88,6 @@ void cg_tier_init(Bool cache_sim, Bool log_enabled, ULong threshold)
    d1_set_mask = d1->set_mask;
    d1_line_bits = d1->line_bits;
 }
-
-Bool cg_tier_supported_arch(void)
-{
-#if defined(VGA_amd64) || defined(VGA_x86)
-   return True;
-#else
-   return False;
-#endif
-}
-
-ULong cg_tier_threshold(void) { return hot_threshold; }
 
 void cg_tier_print_stats(void)
 {
@@ -133,9 +131,6 @@ static inline void note_cold_execution(void)
       cold_first = False;
 }
 
-/* Called for every translation the core discards, before its counters
-   are folded.  Only a promotion exit discards a cold translation whose
-   count has reached the threshold. */
 static Bool promoting;   /* inside cg_tier_promote_due */
 
 static void add_key(VgHashTable* set, Addr key)
@@ -167,6 +162,10 @@ UInt cg_tier_n_pending_retranslations(void)
    return tiers_on ? VG_(HT_count_nodes)(retranslations) : 0;
 }
 
+/* Called for every translation the core discards, before its counters
+   are folded.  A cold one that has reached the threshold was noted for
+   promotion (or is discarded for another reason just as it would
+   have been): it becomes hot. */
 Bool cg_tier_translation_discarded(Addr key, ULong executions, Bool was_cold)
 {
    if (promoting)

@@ -316,10 +316,8 @@ typedef struct {
 #define COLD_MAX_ADDRS 5
 
 void  cg_tier_init(Bool cache_sim, Bool log_enabled, ULong threshold);
-Bool  cg_tier_supported_arch(void);
 /* Whether the block at `key` is to be translated cold. */
 Bool  cg_tier_block_is_cold(Addr key);
-ULong cg_tier_threshold(void);
 void  cg_tier_print_stats(void);
 /* The core discards a translation of the block at `key`; returns
    whether its code may still run once (then its memory must stay). */
