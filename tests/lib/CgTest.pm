@@ -546,19 +546,21 @@ sub runs_match {
 
 # run_pair(\@opts, \@cmd, %args) -> { ref => .., ours => .., attempts => n,
 #                                     matched => 0|1 }
-# Runs the reference and ours with identical options. With attempts => N
-# (for clients whose results depend on thread scheduling) it keeps
-# running pairs until some reference run and some of our runs agree, at
-# most N times; a correct tool then almost surely matches within a few
-# tries, a wrong one never does. The returned pair is a matching one if
-# found, else the first one. Other %args go to run_valgrind.
+# Runs the reference and ours with identical options (plus, for ours
+# only, $args{ours_opts}). With attempts => N (for clients whose results
+# depend on thread scheduling) it keeps running pairs until some
+# reference run and some of our runs agree, at most N times; a correct
+# tool then almost surely matches within a few tries, a wrong one never
+# does. The returned pair is a matching one if found, else the first
+# one. Other %args go to run_valgrind.
 sub run_pair {
     my ($opts, $cmd, %args) = @_;
-    my $attempts = delete $args{attempts} || 1;
+    my $attempts  = delete $args{attempts} || 1;
+    my $ours_opts = delete $args{ours_opts} || [];
     my (@refs, @ours);
     for my $n (1 .. $attempts) {
         push @refs, run_ref($opts, $cmd, %args);
-        push @ours, run_ours($opts, $cmd, %args);
+        push @ours, run_ours([@$opts, @$ours_opts], $cmd, %args);
         # A banner problem is fatal for the comparison: do not retry.
         last if !$refs[-1]{banner_ok} || !$ours[-1]{banner_ok};
         for my $r (@refs) {
@@ -731,17 +733,20 @@ sub _describe_text_diff {
 # compare_runs($ref, $ours, $label, %opt) -> true if everything matched.
 # matches_reference($label, $cmd, \@ours_opts, %args): runs the reference
 # (with $args{common} options) and ours (with those and @ours_opts) and
-# compares them in one subtest.  Returns ours's result.
+# compares them in one subtest; $args{attempts} as for run_pair.
+# Returns ours's result.
 sub matches_reference {
     my ($label, $cmd, $ours_opts, %args) = @_;
     my $common = delete $args{common} || [];
-    my $ref  = run_ref([@$common], $cmd, %args);
-    my $ours = run_ours([@$common, @$ours_opts], $cmd, %args);
+    my $expect = delete $args{expect_files};
+    my $pair = run_pair($common, $cmd, %args, ours_opts => $ours_opts);
     Test::More::subtest($label => sub {
-        compare_runs($ref, $ours, $label,
-                     map { $_ => $args{$_} } grep { $_ eq 'expect_files' } keys %args);
+        Test::More::note("$label: matched on attempt $pair->{attempts}")
+            if $pair->{attempts} > 1 && $pair->{matched};
+        compare_runs($pair->{ref}, $pair->{ours}, $label,
+                     defined $expect ? (expect_files => $expect) : ());
     });
-    return $ours;
+    return $pair->{ours};
 }
 
 # Emits TAP assertions (use inside a subtest for one line per case).
