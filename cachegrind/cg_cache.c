@@ -21,27 +21,45 @@ static Int log2_of_power_of_two(UInt x)
    access.  In the tool's own static data they have a 32-bit address,
    which the code generator folds into the load instruction (a heap
    address costs an extra 64-bit constant load and an add). */
-#define STATIC_MRU_WORDS (1 << 13)   /* 64 KiB: L1s of up to 8192 sets */
+#define STATIC_MRU_WORDS (1 << 14)   /* 128 KiB: the default L1s fit */
 static UWord static_mru_pool[STATIC_MRU_WORDS];
 static UInt  static_mru_used;
 
-static UWord* alloc_mru_mirror(UInt n_sets)
+static UWord* alloc_mru_mirror(SizeT n_bytes)
 {
+   SizeT n_words = n_bytes / sizeof(UWord);
    UWord* mirror;
 
-   if (static_mru_used + n_sets <= STATIC_MRU_WORDS) {
+   if (static_mru_used + n_words <= STATIC_MRU_WORDS) {
       mirror = static_mru_pool + static_mru_used;
-      static_mru_used += n_sets;
+      static_mru_used += n_words;
    } else {
-      mirror = VG_(malloc)("cg.cache.mru", n_sets * sizeof(UWord));
+      mirror = VG_(malloc)("cg.cache.mru", n_bytes);
    }
-   VG_(memset)(mirror, 0, n_sets * sizeof(UWord));
+   VG_(memset)(mirror, 0, n_bytes);
    return mirror;
 }
 
-UWord* cg_cache_new_mirror(const CacheLevel* level)
+/* All slots zero: block 0 (address 0), as the all-zero tags say. */
+static void init_mirror(CacheLevel* level, MirrorLayout layout)
 {
-   return alloc_mru_mirror((UInt)level->set_mask + 1);
+   UInt n_sets = (UInt)level->set_mask + 1;
+
+   switch (layout) {
+   case MIRROR_NONE:
+      level->mru = NULL;
+      return;
+   case MIRROR_BY_BLOCK:
+      level->mru_stride_bits = sizeof(UWord) == 8 ? 3 : 2;
+      level->mru_value_shift = 0;
+      break;
+   case MIRROR_BY_LINE_ADDR:
+      /* Lines are at least 16 bytes (cg_config.c): slots never overlap. */
+      level->mru_stride_bits = level->line_bits;
+      level->mru_value_shift = level->line_bits;
+      break;
+   }
+   level->mru = alloc_mru_mirror((SizeT)n_sets << level->mru_stride_bits);
 }
 
 /* Narrow tags only pay where the tag array is big, and only levels that
@@ -95,8 +113,10 @@ static Bool narrow_tags_allowed(const CacheLevel* level, Int addr_bits)
 }
 
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
-                         const HChar* name, Bool mirrored, Int addr_bits)
+                         const HChar* name, MirrorLayout mirror,
+                         Int addr_bits)
 {
+   Bool mirrored = mirror != MIRROR_NONE;
    UInt n_sets = (UInt)geom->size / ((UInt)geom->line_size * geom->assoc);
    SizeT n_tags = (SizeT)n_sets * geom->assoc;
    Bool mapped;
@@ -107,7 +127,7 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    level->line_bits = log2_of_power_of_two(geom->line_size);
    level->set_bits  = log2_of_power_of_two(n_sets);
    level->set_mask  = n_sets - 1;
-   level->mru = mirrored ? alloc_mru_mirror(n_sets) : NULL;
+   init_mirror(level, mirror);
    level->sim_writes_mru = mirrored;
    if (mirrored || n_tags < NARROW_TAGS_FROM
        || !narrow_tags_allowed(level, addr_bits)) {

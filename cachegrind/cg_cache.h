@@ -22,8 +22,12 @@ typedef struct _CacheLevel {
    UWord*       tags;       /* n_sets * assoc block numbers, or NULL */
    UInt*        narrow;     /* or the same in half the memory (see below) */
    Bool         narrow_mapped;  /* `narrow` is an anonymous mapping */
-   UWord*       mru;        /* n_sets: a copy of each set's first tag,
-                               or NULL if compiled code never reads it */
+   UWord*       mru;        /* a copy of each set's first tag (see
+                               cg_cache_mru_slot), or NULL if compiled
+                               code never reads it */
+   Int          mru_stride_bits; /* log2(bytes from one set's slot to
+                                    the next) */
+   Int          mru_value_shift; /* a slot holds block << this */
    UWord        set_mask;   /* n_sets - 1 (n_sets is a power of two) */
    Int          set_bits;   /* log2(n_sets) */
    Int          line_bits;  /* log2(line size) */
@@ -32,23 +36,40 @@ typedef struct _CacheLevel {
    const HChar* name;
 } CacheLevel;
 
-/* `mirrored`: keep the MRU mirror that compiled code reads (the L1s;
-   LL is only ever reached through the simulator).  `addr_bits`: the
-   addresses simulated have at most this many bits (0: any). */
+/* The MRU mirror that compiled code reads, in one of two layouts
+   chosen for the test compiled code makes against it:
+   - MIRROR_BY_BLOCK (I1, whose tests compare with a constant): one word
+     per set holding the block number, which fits a 32-bit immediate
+     for far more addresses than a line address does;
+   - MIRROR_BY_LINE_ADDR (D1, whose tests take a run-time address): the
+     slot of a set is `line size` bytes after the previous one and holds
+     the block's first byte address, so that the slot's byte offset is
+     just the address's set-index bits (one AND, no shift) and one
+     unsigned comparison of (address - slot) with line - size tests
+     both "same line" and "no straddle" (see not_mru_access in
+     cg_deliver.c). */
+typedef enum { MIRROR_NONE, MIRROR_BY_BLOCK, MIRROR_BY_LINE_ADDR }
+   MirrorLayout;
+
+/* `addr_bits`: the addresses simulated have at most this many bits
+   (0: any). */
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
-                         const HChar* name, Bool mirrored, Int addr_bits);
+                         const HChar* name, MirrorLayout mirror,
+                         Int addr_bits);
 
-/* A new all-zero array of one word per set (the state of a cold
-   level's MRU lines), at an address compiled code reaches cheaply. */
-UWord* cg_cache_new_mirror(const CacheLevel* level);
-
-/* Where the MRU tag of `block`'s set is mirrored.  The mirror array
-   never moves and has one word per set, so compiled code can find a
-   set's MRU tag with a shift and a mask (no multiply by the
-   associativity). */
+/* Where the MRU tag of `block`'s set is mirrored.  The mirror never
+   moves and has one slot per set, so compiled code finds a set's slot
+   with a mask and at most a shift (no multiply by the associativity). */
 static inline UWord* cg_cache_mru_slot(const CacheLevel* level, UWord block)
 {
-   return level->mru + (block & level->set_mask);
+   return (UWord*)((UChar*)level->mru
+                   + ((block & level->set_mask) << level->mru_stride_bits));
+}
+
+/* What the slot holds when `block` is its set's MRU block. */
+static inline UWord cg_cache_mru_value(const CacheLevel* level, UWord block)
+{
+   return block << level->mru_value_shift;
 }
 
 /* A large LL keeps its tags in 32 bits: the block number without its
@@ -73,7 +94,7 @@ static inline Bool cg_cache_block_missed(CacheLevel* level, UWord block)
    if (LIKELY(set[0] == block))
       return False;
    if (level->sim_writes_mru)
-      level->mru[set_index] = block;
+      *cg_cache_mru_slot(level, block) = cg_cache_mru_value(level, block);
    for (way = 1; way < level->assoc; way++) {
       if (set[way] == block) {
          for (k = way; k > 0; k--)

@@ -211,50 +211,45 @@ static IRExpr* not_mru_const(Delivery* d, const CacheLevel* level,
                              UWord block)
 {
    IRExpr* tag = load_word(d, ptr_const(cg_cache_mru_slot(level, block)));
-   return word_differs(d, tag, word_const(d, block));
-}
-
-static IRExpr* shift_by(Int bits)
-{
-   return IRExpr_Const(IRConst_U8((UChar)bits));
+   return word_differs(d, tag, word_const(d, cg_cache_mru_value(level,
+                                                                block)));
 }
 
 /* True unless [addr, addr+size) lies in one line and that line is the
-   MRU way of its set.  One comparison does both tests: the MRU tag of
-   the set of the FIRST byte's line is compared with the LAST byte's
-   line.  Without a straddle the two lines are the same; with one, the
-   last line belongs to the next set, so it cannot be the MRU tag of
-   the first line's set and the access goes to the simulator.  (With a
-   single set that argument fails, so the straddle is tested apart.)
-   The MRU mirror is indexed by a shift and a mask: no multiply. */
+   MRU way of its set.  The mirror is laid out by line address
+   (MIRROR_BY_LINE_ADDR, cg_cache.h): the slot of the address's set is
+   at the address's set-index bits, and holds the first byte of that
+   set's MRU line.  Then addr - slot, unsigned, is at most
+   line - size exactly when the access starts in that line and ends in
+   it too: any other line of the set is a multiple of (sets * line)
+   bytes away, and a straddle ends past the line.  Host code: an AND,
+   a subtraction from memory and one comparison with a constant, where
+   comparing line numbers took two shifts, an add and a mask. */
 static IRExpr* not_mru_access(Delivery* d, const CacheLevel* level,
                               IRExpr* addr, Int size)
 {
-   Int word_bits = is_64bit(d) ? 3 : 2;   /* log2(sizeof(UWord)) */
-   IRExpr *offset, *slot, *tag, *last_byte, *last_block, *not_mru;
+   UWord line_size = (UWord)1 << level->line_bits;
+   IRExpr *offset, *slot, *line_addr, *distance, *in_line;
 
-   offset     = word_binop(d, Iop_Shr64, Iop_Shr32, addr,
-                           shift_by(level->line_bits - word_bits));
-   offset     = word_binop(d, Iop_And64, Iop_And32, offset,
-                           word_const(d, level->set_mask << word_bits));
-   slot       = word_binop(d, Iop_Add64, Iop_Add32, offset,
-                           ptr_const(level->mru));
-   tag        = load_word(d, slot);
-   last_byte  = size == 1 ? addr
-                          : word_binop(d, Iop_Add64, Iop_Add32, addr,
-                                       word_const(d, (UWord)(size - 1)));
-   last_block = word_binop(d, Iop_Shr64, Iop_Shr32, last_byte,
-                           shift_by(level->line_bits));
-   /* The loaded tag second: the code generator then folds the load
-      into the comparison (one host instruction less per access). */
-   not_mru    = word_differs(d, last_block, tag);
-   if (level->set_mask == 0 && size > 1) {
-      IRExpr* block = word_binop(d, Iop_Shr64, Iop_Shr32, addr,
-                                 shift_by(level->line_bits));
-      not_mru = assign(d, Ity_I1, IRExpr_Binop(Iop_Or1, not_mru,
-                                     word_differs(d, block, last_block)));
-   }
-   return not_mru;
+   tl_assert(level->mru_stride_bits == level->line_bits
+             && level->mru_value_shift == level->line_bits);
+   if ((UWord)size > line_size)
+      return IRExpr_Const(IRConst_U1(True));
+   offset    = word_binop(d, Iop_And64, Iop_And32, addr,
+                          word_const(d, level->set_mask << level->line_bits));
+   slot      = word_binop(d, Iop_Add64, Iop_Add32, offset,
+                          ptr_const(level->mru));
+   line_addr = load_word(d, slot);
+   /* The loaded word second: the code generator folds the load into
+      the subtraction. */
+   distance  = word_binop(d, Iop_Sub64, Iop_Sub32, addr, line_addr);
+   /* distance < line - size + 1, negated: the code generator compares
+      with an immediate and inverts the condition, no extra instruction. */
+   in_line   = assign(d, Ity_I1,
+                      IRExpr_Binop(is_64bit(d) ? Iop_CmpLT64U : Iop_CmpLT32U,
+                                   distance,
+                                   word_const(d, line_size - size + 1)));
+   return assign(d, Ity_I1, IRExpr_Unop(Iop_Not1, in_line));
 }
 
 /*------------------------------------------------------------*/

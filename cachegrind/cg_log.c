@@ -38,6 +38,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_mallocfree.h"
 #include "cg_tool.h"
+#include "cg_cache.h"
 
 #define N_CHUNKS       4
 #define CHUNK_WORDS    (1 << 15)        /* 256 KiB: 16384 entries */
@@ -418,23 +419,31 @@ void cg_log_print_stats(void)
    access: a few stores, no search, no data-dependent branch.  Their
    arguments are the entry itself where it is a constant. */
 
+/* A copy of an L1 level's mirror geometry (cg_cache.h), kept here so
+   that the helpers read one small struct. */
 typedef struct {
-   UWord* mru;
+   UChar* mru;
    UWord  set_mask;
    Int    line_bits;
+   Int    stride_bits;
+   Int    value_shift;
 } Filter;
 
 static Filter i1_filter, d1_filter;
 
-void cg_log_set_filters(UWord* i1_mru, UWord i1_set_mask, Int i1_line_bits,
-                        UWord* d1_mru, UWord d1_set_mask, Int d1_line_bits)
+static void set_filter(Filter* f, const CacheLevel* level)
 {
-   i1_filter.mru = i1_mru;
-   i1_filter.set_mask = i1_set_mask;
-   i1_filter.line_bits = i1_line_bits;
-   d1_filter.mru = d1_mru;
-   d1_filter.set_mask = d1_set_mask;
-   d1_filter.line_bits = d1_line_bits;
+   f->mru = (UChar*)level->mru;
+   f->set_mask = level->set_mask;
+   f->line_bits = level->line_bits;
+   f->stride_bits = level->mru_stride_bits;
+   f->value_shift = level->mru_value_shift;
+}
+
+void cg_log_set_filters(const CacheLevel* i1, const CacheLevel* d1)
+{
+   set_filter(&i1_filter, i1);
+   set_filter(&d1_filter, d1);
 }
 
 static inline void append(UWord first, UWord second)
@@ -457,14 +466,15 @@ static inline void append(UWord first, UWord second)
    straddle both stores write the same slot). */
 static inline void touch(const Filter* f, Addr addr, UWord size)
 {
-   UWord* mru = f->mru;
    UWord mask = f->set_mask;
    Int bits = f->line_bits;
    UWord first = addr >> bits;
    UWord last  = (addr + size - 1) >> bits;
 
-   mru[first & mask] = first;
-   mru[last & mask] = last;
+   *(UWord*)(f->mru + ((first & mask) << f->stride_bits))
+      = first << f->value_shift;
+   *(UWord*)(f->mru + ((last & mask) << f->stride_bits))
+      = last << f->value_shift;
 }
 
 /* The entry is (cost centre | LOG_CODE_FETCH), then the address with

@@ -28,16 +28,15 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
       can need the switch to full-width tags. */
    Int ll_addr_bits = with_log ? LOG_SIZE_SHIFT : 0;
 
-   cg_cache_level_init(&I1, i1, "I1", True, 0);
-   cg_cache_level_init(&D1, d1, "D1", True, 0);
-   cg_cache_level_init(&LL, ll, "LL", False, ll_addr_bits);
+   cg_cache_level_init(&I1, i1, "I1", MIRROR_BY_BLOCK, 0);
+   cg_cache_level_init(&D1, d1, "D1", MIRROR_BY_LINE_ADDR, 0);
+   cg_cache_level_init(&LL, ll, "LL", MIRROR_NONE, ll_addr_bits);
    if (with_log) {
       /* The log's helpers keep the MRU mirrors instead (cg_log.c):
          the simulator, maybe in another thread, must not write them. */
       I1.sim_writes_mru = False;
       D1.sim_writes_mru = False;
-      cg_log_set_filters(I1.mru, I1.set_mask, I1.line_bits,
-                         D1.mru, D1.set_mask, D1.line_bits);
+      cg_log_set_filters(&I1, &D1);
    }
    collecting = cg_control_collecting_word();
 }

@@ -50,13 +50,9 @@ typedef struct _HotNode {
    UWord            key;
 } HotNode;
 
-/* Copies of the L1 filters' geometry, read at every cold operation. */
-static UWord* i1_mru;
-static UWord  i1_set_mask;
-static Int    i1_line_bits;
-static UWord* d1_mru;
-static UWord  d1_set_mask;
-static Int    d1_line_bits;
+/* The L1 levels whose MRU mirrors the cold operations test. */
+static const CacheLevel* i1_level;
+static const CacheLevel* d1_level;
 
 static Bool supported_arch(void)
 {
@@ -81,12 +77,8 @@ void cg_tier_init(Bool cache_sim, Bool log_enabled, ULong threshold)
       return;
    hot_blocks = VG_(HT_construct)("cg.tier.hot");
    retranslations = VG_(HT_construct)("cg.tier.again");
-   i1_mru = i1->mru;
-   i1_set_mask = i1->set_mask;
-   i1_line_bits = i1->line_bits;
-   d1_mru = d1->mru;
-   d1_set_mask = d1->set_mask;
-   d1_line_bits = d1->line_bits;
+   i1_level = i1;
+   d1_level = d1;
 }
 
 void cg_tier_print_stats(void)
@@ -246,14 +238,16 @@ void cg_tier_promote_due(ULong blocks_done)
 
 static inline Bool i1_not_mru(UWord block)
 {
-   return i1_mru[block & i1_set_mask] != block;
+   return *cg_cache_mru_slot(i1_level, block)
+          != cg_cache_mru_value(i1_level, block);
 }
 
 static inline Bool fetch_needs_log(const ColdOp* op)
 {
    const InstrInfo* site = (const InstrInfo*)op->word;
-   UWord first = site->addr >> i1_line_bits;
-   UWord last  = (site->addr + site->len - 1) >> i1_line_bits;
+   Int line_bits = i1_level->line_bits;
+   UWord first = site->addr >> line_bits;
+   UWord last  = (site->addr + site->len - 1) >> line_bits;
 
    switch (op->kind) {
    case COLD_FETCH:           return i1_not_mru(first);
@@ -265,12 +259,11 @@ static inline Bool fetch_needs_log(const ColdOp* op)
 
 static inline Bool data_needs_log(Addr addr, UWord size)
 {
-   UWord last_block = (addr + size - 1) >> d1_line_bits;
-   Bool not_mru = d1_mru[(addr >> d1_line_bits) & d1_set_mask] != last_block;
+   UWord line_size = (UWord)1 << d1_level->line_bits;
+   UWord line_addr = *cg_cache_mru_slot(d1_level,
+                                        addr >> d1_level->line_bits);
 
-   if (d1_set_mask == 0 && size > 1)
-      not_mru |= (addr >> d1_line_bits) != last_block;
-   return not_mru;
+   return size > line_size || addr - line_addr > line_size - size;
 }
 
 /* The log helper the hot translation calls for this size. */

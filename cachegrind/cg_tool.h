@@ -351,8 +351,8 @@ Bool   cg_log_enabled(void);
 void   cg_log_drain(void);
 void   cg_log_register_fork_handlers(void);
 /* The MRU filters the helpers below keep (see cg_sim_i1_filter). */
-void   cg_log_set_filters(UWord* i1_mru, UWord i1_set_mask, Int i1_line_bits,
-                          UWord* d1_mru, UWord d1_set_mask, Int d1_line_bits);
+void   cg_log_set_filters(const struct _CacheLevel* i1,
+                          const struct _CacheLevel* d1);
 /* Helpers of compiled code, for accesses its MRU test did not settle:
    the fetch's instruction record (a fetch site of its block); for data,
    `entry` is the first word of the log entry (cost centre | code). */
