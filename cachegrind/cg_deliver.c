@@ -350,6 +350,15 @@ static void deliver_fetch(Delivery* d, const Event* ev)
 
    if (site == NULL)
       return;
+   /* Through a stub, no argument at all (cg_stubs.c). */
+   if (cg_log_enabled() && cg_stubs_available()) {
+      void* stub = cg_stub_fetch((UWord)site->cc | LOG_CODE_FETCH,
+                                 site->addr
+                                 | ((UWord)site->len << LOG_SIZE_SHIFT));
+      emit_call(d, "cg_log_fetch_entry", stub, mkIRExprVec_0(),
+                fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
+      return;
+   }
    /* One argument, the record: the two constants of the log entry
       would cost 13 bytes more at every fetch check, whether or not
       the call is made. */
@@ -392,9 +401,18 @@ static const SizedLogHelper sized_log_helpers[] = {
 static void deliver_logged_data(Delivery* d, const Event* ev, Bool is_write,
                                 IRExpr* guard)
 {
-   IRExpr* entry = word_const(d, (UWord)ev->instr->cc
-                                 | cg_sim_log_code(ev->size, is_write));
+   UWord entry_word = (UWord)ev->instr->cc
+                      | cg_sim_log_code(ev->size, is_write);
+   IRExpr* entry = word_const(d, entry_word);
+   void* stub = cg_stubs_available() ? cg_stub_data(entry_word, ev->size)
+                                     : NULL;
    UInt i;
+
+   /* Through a stub, the address alone (cg_stubs.c). */
+   if (stub != NULL) {
+      emit_call(d, "cg_log_stub_data", stub, mkIRExprVec_1(ev->addr), guard);
+      return;
+   }
 
    for (i = 0; i < sizeof sized_log_helpers / sizeof sized_log_helpers[0];
         i++) {

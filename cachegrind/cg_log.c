@@ -486,12 +486,30 @@ VG_REGPARM(1) void cg_log_fetch(const InstrInfo* ii)
           ii->addr | (ii->len << LOG_SIZE_SHIFT));
 }
 
-/* `entry` is (cost centre | the access's code). */
+/* The same, from the two words: what a fetch stub passes. */
+VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second)
+{
+   touch(&i1_filter, second & LOG_ADDR_MASK, second >> LOG_SIZE_SHIFT);
+   append(first, second);
+}
+
+/* `entry` is (cost centre | the access's code).  Two entry points per
+   size: compiled code without stubs (and the cold helpers) pass the
+   entry first; through a data stub (cg_stubs.c) compiled code passes
+   the address and the stub adds the entry, second. */
 #define SIZED_LOG_HELPERS(n)                                             \
-   VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr)             \
+   static inline void log_data##n(UWord entry, Addr addr)                \
    {                                                                     \
       touch(&d1_filter, addr, n);                                        \
       append(entry, addr);                                               \
+   }                                                                     \
+   VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr)             \
+   {                                                                     \
+      log_data##n(entry, addr);                                          \
+   }                                                                     \
+   VG_REGPARM(2) void cg_log_stub_data##n(Addr addr, UWord entry)        \
+   {                                                                     \
+      log_data##n(entry, addr);                                          \
    }
 
 SIZED_LOG_HELPERS(1)

@@ -368,7 +368,33 @@ CG_DECLARE_SIZED_LOG_HELPERS(4)
 CG_DECLARE_SIZED_LOG_HELPERS(8)
 CG_DECLARE_SIZED_LOG_HELPERS(16)
 CG_DECLARE_SIZED_LOG_HELPERS(32)
+/* The same, reached through call stubs (cg_stubs.c), which load the
+   constant words: a fetch's two log words; a data access's entry,
+   after the address compiled code passes. */
+VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second);
+#define CG_DECLARE_STUB_LOG_HELPERS(n)                                   \
+   VG_REGPARM(2) void cg_log_stub_data##n(Addr addr, UWord entry);
+CG_DECLARE_STUB_LOG_HELPERS(1)
+CG_DECLARE_STUB_LOG_HELPERS(2)
+CG_DECLARE_STUB_LOG_HELPERS(4)
+CG_DECLARE_STUB_LOG_HELPERS(8)
+CG_DECLARE_STUB_LOG_HELPERS(16)
+CG_DECLARE_STUB_LOG_HELPERS(32)
 void   cg_log_print_stats(void);
+
+/*------------------------------------------------------------*/
+/*--- Call stubs (cg_stubs.c)                              ---*/
+/*------------------------------------------------------------*/
+
+/* False where there are none (only amd64 has them). */
+Bool  cg_stubs_available(void);
+/* An entry point equivalent to cg_log_data<size>(entry, addr), called
+   with the address alone; NULL for sizes without a sized helper. */
+void* cg_stub_data(UWord entry, Int size);
+/* An entry point equivalent to logging the fetch whose log words are
+   `first` and `second`, called with no arguments. */
+void* cg_stub_fetch(UWord first, UWord second);
+void  cg_stubs_print_stats(void);
 
 /*------------------------------------------------------------*/
 /*--- What is counted when (cg_control.c)                  ---*/

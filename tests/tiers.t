@@ -63,6 +63,16 @@ for my $name (qw(matrix_walk-O0 pointer_chase-O2 branches-O2 strings-O2 simd-O2
          'the default threshold is 300');
 }
 
+# Hot translations call the log's helpers through shared call stubs
+# (cg_stubs.c); the runs above compared their counts with the
+# reference, this checks that the stubs were in fact used.
+{
+    my $res = run_ours(['--stats=yes', '--hot-threshold=0'], [$progs->{'matrix_walk-O2'}]);
+    my ($data, $fetch) = $res->{stderr} =~ /^--\d+-- call stubs: (\d+) data, (\d+) fetch$/m;
+    cmp_ok($data // 0, '>', 0, '--hot-threshold=0: data checks call through stubs');
+    cmp_ok($fetch // 0, '>', 0, '--hot-threshold=0: fetch checks call through stubs');
+}
+
 # Without the access log (--cache-sim=no; 256-byte lines) there are no
 # inline tests to defer: everything is hot.
 for my $case (['--cache-sim=no'], ['--I1=65536,2,256', '--D1=65536,2,256', '--LL=1048576,4,256']) {
