@@ -57,7 +57,6 @@ typedef struct {
 } StubTable;
 
 static StubTable data_stubs, fetch_stubs;
-static ULong n_data_stubs, n_fetch_stubs;
 
 static void* target_address(Target t)
 {
@@ -227,7 +226,6 @@ void* cg_stub_data(UWord entry, Int size)
    pad(end, stub + DATA_STUB);
    data_stubs.slots[i] = stub;
    data_stubs.n_used++;
-   n_data_stubs++;
    return stub;
 }
 
@@ -251,7 +249,6 @@ void* cg_stub_fetch(UWord first, UWord second)
    pad(end, stub + FETCH_STUB);
    fetch_stubs.slots[i] = stub;
    fetch_stubs.n_used++;
-   n_fetch_stubs++;
    return stub;
 }
 
@@ -262,8 +259,8 @@ Bool cg_stubs_available(void)
 
 void cg_stubs_print_stats(void)
 {
-   VG_(dmsg)("call stubs: %llu data, %llu fetch\n", n_data_stubs,
-             n_fetch_stubs);
+   VG_(dmsg)("call stubs: %lu data, %lu fetch\n", data_stubs.n_used,
+             fetch_stubs.n_used);
 }
 
 #else  /* !VGA_amd64: compiled code passes every argument itself. */
