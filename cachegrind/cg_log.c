@@ -419,39 +419,58 @@ void cg_log_print_stats(void)
    access: a few stores, no search, no data-dependent branch.  Their
    arguments are the entry itself where it is a constant. */
 
-/* A copy of an L1 level's mirror geometry (cg_cache.h), kept here so
-   that the helpers read one small struct. */
-typedef struct {
-   UChar* mru;
+/* What the helpers need of the two mirrors (cg_cache.h), in the form
+   each layout's update takes without a shift by a variable count:
+   - I1 is laid out by block: slot = mru[block & set_mask], value block;
+   - D1 by line address: the slot is at byte offset (addr & slot_mask)
+     and holds addr & line_mask. */
+static struct {
+   UWord* mru;
    UWord  set_mask;
    Int    line_bits;
-   Int    stride_bits;
-   Int    value_shift;
-} Filter;
+} i1_filter;
 
-static Filter i1_filter, d1_filter;
-
-static void set_filter(Filter* f, const CacheLevel* level)
-{
-   f->mru = (UChar*)level->mru;
-   f->set_mask = level->set_mask;
-   f->line_bits = level->line_bits;
-   f->stride_bits = level->mru_stride_bits;
-   f->value_shift = level->mru_value_shift;
-}
+static struct {
+   UChar* mru;
+   UWord  slot_mask;
+   UWord  line_mask;
+} d1_filter;
 
 void cg_log_set_filters(const CacheLevel* i1, const CacheLevel* d1)
 {
-   set_filter(&i1_filter, i1);
-   set_filter(&d1_filter, d1);
+   tl_assert(i1->mru_stride_bits == (sizeof(UWord) == 8 ? 3 : 2)
+             && i1->mru_value_shift == 0);
+   tl_assert(d1->mru_stride_bits == d1->line_bits
+             && d1->mru_value_shift == d1->line_bits);
+   i1_filter.mru = i1->mru;
+   i1_filter.set_mask = i1->set_mask;
+   i1_filter.line_bits = i1->line_bits;
+   d1_filter.mru = (UChar*)d1->mru;
+   d1_filter.slot_mask = d1->set_mask << d1->line_bits;
+   d1_filter.line_mask = ~(((UWord)1 << d1->line_bits) - 1);
+}
+
+/* The chunk is full: make room, then append.  Out of line and reached
+   by a tail call, so that the helpers' common path needs no stack
+   frame and saves no register. */
+static __attribute__((noinline)) void append_after_room(UWord first,
+                                                         UWord second)
+{
+   UWord* at = (UWord*)cg_log_make_room();
+
+   at[0] = first;
+   at[1] = second;
+   log.cursor = at + 2;
 }
 
 static inline void append(UWord first, UWord second)
 {
    UWord* at = log.cursor;
 
-   if (UNLIKELY(at >= log.limit))
-      at = (UWord*)cg_log_make_room();
+   if (UNLIKELY(at >= log.limit)) {
+      append_after_room(first, second);
+      return;
+   }
    /* The simulator thread read these lines a lap ago: ask for them,
       for writing, early, so that the stores do not wait. */
 #if defined(VGA_amd64)
@@ -464,24 +483,35 @@ static inline void append(UWord first, UWord second)
 
 /* The first and last lines of [addr, addr+size) become MRU (without a
    straddle both stores write the same slot). */
-static inline void touch(const Filter* f, Addr addr, UWord size)
+/* (The filter's fields are read into locals first: the compiler cannot
+   tell that the first store leaves them alone.) */
+static inline void touch_i1(Addr addr, UWord size)
 {
-   UWord mask = f->set_mask;
-   Int bits = f->line_bits;
-   UWord first = addr >> bits;
-   UWord last  = (addr + size - 1) >> bits;
+   UWord* mru = i1_filter.mru;
+   UWord set_mask = i1_filter.set_mask;
+   UWord first = addr >> i1_filter.line_bits;
+   UWord last  = (addr + size - 1) >> i1_filter.line_bits;
 
-   *(UWord*)(f->mru + ((first & mask) << f->stride_bits))
-      = first << f->value_shift;
-   *(UWord*)(f->mru + ((last & mask) << f->stride_bits))
-      = last << f->value_shift;
+   mru[first & set_mask] = first;
+   mru[last & set_mask] = last;
+}
+
+static inline void touch_d1(Addr addr, UWord size)
+{
+   UChar* mru = d1_filter.mru;
+   UWord slot_mask = d1_filter.slot_mask;
+   UWord line_mask = d1_filter.line_mask;
+   Addr last = addr + size - 1;
+
+   *(UWord*)(mru + (addr & slot_mask)) = addr & line_mask;
+   *(UWord*)(mru + (last & slot_mask)) = last & line_mask;
 }
 
 /* The entry is (cost centre | LOG_CODE_FETCH), then the address with
    the length on top. */
 VG_REGPARM(1) void cg_log_fetch(const InstrInfo* ii)
 {
-   touch(&i1_filter, ii->addr, ii->len);
+   touch_i1(ii->addr, ii->len);
    append((UWord)ii->cc | LOG_CODE_FETCH,
           ii->addr | (ii->len << LOG_SIZE_SHIFT));
 }
@@ -489,7 +519,7 @@ VG_REGPARM(1) void cg_log_fetch(const InstrInfo* ii)
 /* The same, from the two words: what a fetch stub passes. */
 VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second)
 {
-   touch(&i1_filter, second & LOG_ADDR_MASK, second >> LOG_SIZE_SHIFT);
+   touch_i1(second & LOG_ADDR_MASK, second >> LOG_SIZE_SHIFT);
    append(first, second);
 }
 
@@ -500,7 +530,7 @@ VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second)
 #define SIZED_LOG_HELPERS(n)                                             \
    static inline void log_data##n(UWord entry, Addr addr)                \
    {                                                                     \
-      touch(&d1_filter, addr, n);                                        \
+      touch_d1(addr, n);                                        \
       append(entry, addr);                                               \
    }                                                                     \
    VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr)             \
@@ -522,7 +552,7 @@ SIZED_LOG_HELPERS(32)
 /* Other sizes: the size goes on top of the address. */
 VG_REGPARM(3) void cg_log_data(UWord entry, Addr addr, UWord size)
 {
-   touch(&d1_filter, addr, size);
+   touch_d1(addr, size);
    append(entry, addr | (size << LOG_SIZE_SHIFT));
 }
 
@@ -538,13 +568,13 @@ static inline CostCentre* entry_cost_centre(UWord entry)
 VG_REGPARM(3) void cg_log_guarded_read(UWord entry, Addr addr, UWord size)
 {
    entry_cost_centre(entry)->count[EV_DR]++;
-   touch(&d1_filter, addr, size);
+   touch_d1(addr, size);
    append(entry, addr | (size << LOG_SIZE_SHIFT));
 }
 
 VG_REGPARM(3) void cg_log_guarded_write(UWord entry, Addr addr, UWord size)
 {
    entry_cost_centre(entry)->count[EV_DW]++;
-   touch(&d1_filter, addr, size);
+   touch_d1(addr, size);
    append(entry, addr | (size << LOG_SIZE_SHIFT) | LOG_GUARDED_WRITE);
 }
