@@ -482,9 +482,9 @@ static inline void append(UWord first, UWord second)
 }
 
 /* The first and last lines of [addr, addr+size) become MRU (without a
-   straddle both stores write the same slot). */
-/* (The filter's fields are read into locals first: the compiler cannot
-   tell that the first store leaves them alone.) */
+   straddle both stores write the same slot).  The filter's fields are
+   read into locals first: the compiler cannot tell that the first store
+   leaves them alone, and would load them again. */
 static inline void touch_i1(Addr addr, UWord size)
 {
    UWord* mru = i1_filter.mru;
