@@ -530,7 +530,7 @@ VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second)
 #define SIZED_LOG_HELPERS(n)                                             \
    static inline void log_data##n(UWord entry, Addr addr)                \
    {                                                                     \
-      touch_d1(addr, n);                                        \
+      touch_d1(addr, n);                                                 \
       append(entry, addr);                                               \
    }                                                                     \
    VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr)             \
