@@ -44,8 +44,17 @@
 /* In the tool's static data, so compiled code reaches the indirect
    targets with 32-bit addresses. */
 static UChar cond_counters[COND_TABLE_SIZE];  /* 0..3; >= 2 predicts taken */
-static UWord cond_history;                    /* 1 bit per branch, newest low */
 static Addr  ind_targets[IND_TABLE_SIZE];
+
+/* The outcomes, newest lowest, shifted left by COND_ADDR_BITS: the
+   index takes its history part with one AND.  The next call reads this
+   word straight after this one wrote it, through memory, so the steps
+   between that load and that store (a shift and an OR) are the chain
+   that links each conditional branch of the run to the one before.
+   Outcomes older than COND_HISTORY_BITS are masked off, not cleared. */
+#define HISTORY_IN_INDEX_MASK \
+   ((((UWord)1 << COND_HISTORY_BITS) - 1) << COND_ADDR_BITS)
+static UWord shifted_history;
 
 /* A two-bit counter's next value, indexed by counter * 2 + taken:
    saturating increment when taken, decrement otherwise.  A table, so
@@ -58,21 +67,34 @@ void cg_branch_init(void)
 {
    VG_(memset)(cond_counters, 0, sizeof cond_counters);
    VG_(memset)(ind_targets, 0, sizeof ind_targets);
-   cond_history = 0;
+   shifted_history = 0;
    collecting = cg_control_collecting_word();
+}
+
+/* Updates the predictor; returns 1 if it mispredicted the branch. */
+static inline UWord predict_cond(UWord addr_part, UWord taken)
+{
+   UWord index = (shifted_history & HISTORY_IN_INDEX_MASK) | addr_part;
+   UWord counter = cond_counters[index];
+
+   cond_counters[index] = cond_next[counter * 2 + taken];
+   shifted_history = (shifted_history << 1) | (taken << COND_ADDR_BITS);
+   /* predicted taken = counter >= 2, i.e. counter >> 1 */
+   return (counter >> 1) ^ taken;
 }
 
 VG_REGPARM(3) void cg_branch_cond(CostCentre* cc, UWord addr_part,
                                   UWord taken)
 {
-   UWord index = ((cond_history & ((1 << COND_HISTORY_BITS) - 1))
-                  << COND_ADDR_BITS) | addr_part;
-   UWord counter = cond_counters[index];
+   cc->count[EV_BC_MISPRED] += predict_cond(addr_part, taken);
+}
 
-   cond_counters[index] = cond_next[counter * 2 + taken];
-   cond_history = (cond_history << 1) | taken;
-   /* predicted taken = counter >= 2, i.e. counter >> 1 */
-   cc->count[EV_BC_MISPRED] += ((counter >> 1) ^ taken) & *collecting;
+/* With --toggle-collect: the predictor learns all the time, but counts
+   only while collecting. */
+VG_REGPARM(3) void cg_branch_cond_toggled(CostCentre* cc, UWord addr_part,
+                                          UWord taken)
+{
+   cc->count[EV_BC_MISPRED] += predict_cond(addr_part, taken) & *collecting;
 }
 
 UWord cg_branch_cond_addr_part(Addr instr_addr)

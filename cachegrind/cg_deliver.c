@@ -498,11 +498,15 @@ static void add_flag_to_count(Delivery* d, CostCentre* cc, CgEvent event,
    was within a few percent even on branch-heavy loops (bench/README.md). */
 static void deliver_cond_branch(Delivery* d, const Event* ev)
 {
-   CALL(d, cg_branch_cond,
-        mkIRExprVec_3(ptr_const(ev->instr->cc),
-                      word_const(d, cg_branch_cond_addr_part(ev->instr->addr)),
-                      taken_as_word(d, ev)),
-        NULL);
+   IRExpr** args = mkIRExprVec_3(ptr_const(ev->instr->cc),
+                                 word_const(d, cg_branch_cond_addr_part(
+                                                  ev->instr->addr)),
+                                 taken_as_word(d, ev));
+
+   if (cg_control_toggling())
+      CALL(d, cg_branch_cond_toggled, args, NULL);
+   else
+      CALL(d, cg_branch_cond, args, NULL);
 }
 
 /* The indirect predictor's update, inline. */

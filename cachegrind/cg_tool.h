@@ -228,6 +228,9 @@ void cg_branch_init(void);
    count a misprediction in `cc` while events are being collected. */
 VG_REGPARM(3) void cg_branch_cond(CostCentre* cc, UWord addr_part,
                                   UWord taken);
+/* The same, under --toggle-collect (counts only while collecting). */
+VG_REGPARM(3) void cg_branch_cond_toggled(CostCentre* cc, UWord addr_part,
+                                          UWord taken);
 /* The address part of a conditional branch's counter index. */
 UWord cg_branch_cond_addr_part(Addr instr_addr);
 /* The indirect predictor's slot for a branch. */
