@@ -144,15 +144,12 @@ static IRExpr* executions_increment(Delivery* d)
                       : assign(d, Ity_I64, IRExpr_Unop(Iop_32Uto64, flag));
 }
 
-/* Registers the group's (cost centre, event) pairs and emits
-   `executions += 1`. */
-static void emit_group_counter(Delivery* d, const Event* events, Int n)
+/* Registers the group's (cost centre, event) pairs. */
+static EventGroup* register_group(Delivery* d, const Event* events, Int n)
 {
    GroupItem items[MAX_GROUP_EVENTS];
    UInt n_items = 0, k;
    Int i;
-   EventGroup* group;
-   IRExpr *counter_addr, *old, *new;
 
    tl_assert(n <= MAX_GROUP_EVENTS);
    for (i = 0; i < n; i++) {
@@ -169,7 +166,13 @@ static void emit_group_counter(Delivery* d, const Event* events, Int n)
       }
       items[k].times++;
    }
-   group = cg_costs_new_group(d->block, items, n_items);
+   return cg_costs_new_group(d->block, items, n_items);
+}
+
+/* `executions += 1`, inline. */
+static void emit_group_counter(Delivery* d, EventGroup* group)
+{
+   IRExpr *counter_addr, *old, *new;
 
    counter_addr = ptr_const(&group->executions);
    old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter_addr));
@@ -342,6 +345,7 @@ static InstrInfo* fetch_site(Delivery* d, const Event* ev, UWord* first,
    return site;
 }
 
+/* Without the log (see cg_deliver_events for the log's checkers). */
 static void deliver_fetch(Delivery* d, const Event* ev)
 {
    UWord first, last;
@@ -350,24 +354,8 @@ static void deliver_fetch(Delivery* d, const Event* ev)
 
    if (site == NULL)
       return;
-   /* Through a stub, no argument at all (cg_stubs.c). */
-   if (cg_log_enabled() && cg_stubs_available()) {
-      void* stub = cg_stub_fetch((UWord)site->cc | LOG_CODE_FETCH,
-                                 site->addr
-                                 | ((UWord)site->len << LOG_SIZE_SHIFT));
-      emit_call(d, "cg_log_fetch_entry", stub, mkIRExprVec_0(),
-                fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
-      return;
-   }
-   /* One argument, the record: the two constants of the log entry
-      would cost 13 bytes more at every fetch check, whether or not
-      the call is made. */
-   if (cg_log_enabled())
-      CALL(d, cg_log_fetch, mkIRExprVec_1(ptr_const(site)),
-           fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
-   else
-      CALL(d, cg_sim_fetch, mkIRExprVec_1(ptr_const(site)),
-           fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
+   CALL(d, cg_sim_fetch, mkIRExprVec_1(ptr_const(site)),
+        fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
 }
 
 typedef struct {
@@ -384,58 +372,11 @@ static const SizedDataHelper sized_data_helpers[] = {
    SIZED(1), SIZED(2), SIZED(4), SIZED(8), SIZED(16), SIZED(32)
 };
 #undef SIZED
-/* With the log: the same sizes, one helper for reads and writes (the
-   entry says which). */
-typedef struct {
-   Int          size;
-   const HChar* name;
-   void*        fn;
-} SizedLogHelper;
-
-#define SIZED(n) { n, "cg_log_data" #n, (void*)cg_log_data##n }
-static const SizedLogHelper sized_log_helpers[] = {
-   SIZED(1), SIZED(2), SIZED(4), SIZED(8), SIZED(16), SIZED(32)
-};
-#undef SIZED
-
-static void deliver_logged_data(Delivery* d, const Event* ev, Bool is_write,
-                                IRExpr* guard)
-{
-   UWord entry_word = (UWord)ev->instr->cc
-                      | cg_sim_log_code(ev->size, is_write);
-   IRExpr* entry = word_const(d, entry_word);
-   void* stub = cg_stubs_available() ? cg_stub_data(entry_word, ev->size)
-                                     : NULL;
-   UInt i;
-
-   /* Through a stub, the address alone (cg_stubs.c). */
-   if (stub != NULL) {
-      emit_call(d, "cg_log_stub_data", stub, mkIRExprVec_1(ev->addr), guard);
-      return;
-   }
-
-   for (i = 0; i < sizeof sized_log_helpers / sizeof sized_log_helpers[0];
-        i++) {
-      const SizedLogHelper* h = &sized_log_helpers[i];
-      if (h->size == ev->size) {
-         emit_call(d, h->name, h->fn, mkIRExprVec_2(entry, ev->addr), guard);
-         return;
-      }
-   }
-   CALL(d, cg_log_data,
-        mkIRExprVec_3(entry, ev->addr, mkIRExpr_HWord((HWord)ev->size)),
-        guard);
-}
-
+/* Without the log, as deliver_fetch. */
 static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
 {
    IRExpr* guard = not_mru_access(d, cg_sim_d1(), ev->addr, ev->size);
    UInt i;
-
-   if (cg_log_enabled()) {
-      deliver_logged_data(d, ev, is_write, guard);
-      return;
-   }
 
    for (i = 0; i < sizeof sized_data_helpers / sizeof sized_data_helpers[0];
         i++) {
@@ -571,25 +512,51 @@ static ColdOpKind cold_fetch_kind(UWord first, UWord last,
    return first_known_mru ? COLD_FETCH_LAST_ONLY : COLD_FETCH_BOTH;
 }
 
-/* A cold group's cache events, collected in queue order as ColdOps;
-   the helper runs the same tests as deliver_fetch and deliver_data
-   would inline.  Its branch events are emitted as in a hot translation:
-   the predictors and the caches share no state, so their relative
-   order is free. */
+/* A group's cache events, collected in queue order as ColdOps, for a
+   cold translation's helper or a hot one's checker (cg_checkers.c):
+   both run the same tests as deliver_fetch and deliver_data would
+   inline.  Branch events are emitted as they come: the predictors and
+   the caches share no state, so their relative order is free. */
 typedef struct {
    ColdOp  ops[MAX_GROUP_EVENTS];
-   IRExpr* addrs[COLD_MAX_ADDRS];
+   IRExpr* addrs[MAX_CHECKER_ADDRS];
    UInt    n_ops, n_addrs;
-} ColdBatch;
+   UInt    max_addrs;   /* per call */
+   Bool    checker;     /* else a cold run */
+   ULong*  counter;     /* the next checker counts the group's runs */
+} OpBatch;
 
-static void flush_cold(Delivery* d, ColdBatch* batch)
+/* One call per checker, with the data addresses as its arguments. */
+static void emit_checker_call(Delivery* d, OpBatch* batch)
 {
-   if (batch->n_ops > 0)
-      emit_cold_run(d, batch->ops, batch->n_ops, batch->addrs, batch->n_addrs);
+   void* checker = cg_checker_for(batch->ops, batch->n_ops, batch->counter,
+                                  cg_sim_i1(), cg_sim_d1());
+   IRExpr* args[MAX_CHECKER_ADDRS + 1];
+   UInt i;
+
+   for (i = 0; i < batch->n_addrs; i++)
+      args[i] = batch->addrs[i];
+   for (; i <= MAX_CHECKER_ADDRS; i++)
+      args[i] = NULL;
+   emit_call(d, "cg_group_checker", checker,
+             mkIRExprVec_7(args[0], args[1], args[2], args[3], args[4],
+                           args[5], args[6]), NULL);
+   batch->counter = NULL;
+}
+
+static void flush_ops(Delivery* d, OpBatch* batch)
+{
+   if (batch->n_ops > 0) {
+      if (batch->checker)
+         emit_checker_call(d, batch);
+      else
+         emit_cold_run(d, batch->ops, batch->n_ops, batch->addrs,
+                       batch->n_addrs);
+   }
    batch->n_ops = batch->n_addrs = 0;
 }
 
-static void add_cold_fetch(Delivery* d, ColdBatch* batch, const Event* ev)
+static void add_fetch_op(Delivery* d, OpBatch* batch, const Event* ev)
 {
    UWord first, last;
    Bool first_known_mru;
@@ -605,13 +572,13 @@ static void add_cold_fetch(Delivery* d, ColdBatch* batch, const Event* ev)
    op->size = 0;
 }
 
-static void add_cold_data(Delivery* d, ColdBatch* batch, const Event* ev,
-                          Bool is_write)
+static void add_data_op(Delivery* d, OpBatch* batch, const Event* ev,
+                        Bool is_write)
 {
    ColdOp* op;
 
-   if (batch->n_addrs == COLD_MAX_ADDRS)
-      flush_cold(d, batch);
+   if (batch->n_addrs == batch->max_addrs)
+      flush_ops(d, batch);
    tl_assert(ev->size > 0 && ev->size <= 0xFFFF);
    op = &batch->ops[batch->n_ops++];
    op->word = (UWord)ev->instr->cc | cg_sim_log_code(ev->size, is_write);
@@ -621,29 +588,46 @@ static void add_cold_data(Delivery* d, ColdBatch* batch, const Event* ev,
    batch->addrs[batch->n_addrs++] = ev->addr;
 }
 
+static void start_batch(Delivery* d, OpBatch* batch, EventGroup* group)
+{
+   batch->n_ops = batch->n_addrs = 0;
+   /* The log exists only where checkers do (amd64). */
+   batch->checker = !d->cold && cg_log_enabled();
+   tl_assert(!batch->checker || cg_checkers_available());
+   batch->max_addrs = batch->checker ? MAX_CHECKER_ADDRS : COLD_MAX_ADDRS;
+   /* With the log there is no --toggle-collect (cg_main.c), whose flag
+      the count would have to add instead of 1. */
+   batch->counter = batch->checker ? &group->executions : NULL;
+}
+
 void cg_deliver_events(Delivery* d, const Event* events, Int n)
 {
-   ColdBatch batch;
+   OpBatch batch;
+   EventGroup* group;
+   Bool as_ops;
    Int i;
 
    if (n == 0)
       return;
-   emit_group_counter(d, events, n);
-   batch.n_ops = batch.n_addrs = 0;
+   group = register_group(d, events, n);
+   start_batch(d, &batch, group);
+   as_ops = d->cold || batch.checker;
+   if (batch.counter == NULL)
+      emit_group_counter(d, group);
    for (i = 0; i < n; i++) {
       const Event* ev = &events[i];
       switch (ev->kind) {
       case EVT_FETCH:
-         if (d->cold)
-            add_cold_fetch(d, &batch, ev);
+         if (as_ops)
+            add_fetch_op(d, &batch, ev);
          else
             deliver_fetch(d, ev);
          break;
       case EVT_READ:
       case EVT_MODIFY:
       case EVT_WRITE:
-         if (d->cold)
-            add_cold_data(d, &batch, ev, ev->kind == EVT_WRITE);
+         if (as_ops)
+            add_data_op(d, &batch, ev, ev->kind == EVT_WRITE);
          else
             deliver_data(d, ev, ev->kind == EVT_WRITE);
          break;
@@ -655,7 +639,11 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
          break;
       }
    }
-   flush_cold(d, &batch);
+   flush_ops(d, &batch);
+   /* No checker was called (every fetch a known hit, no data access):
+      counted inline after all. */
+   if (batch.counter != NULL)
+      emit_group_counter(d, group);
    if (cg_intervals_enabled())
       emit_interval_step(d, events, n);
 }

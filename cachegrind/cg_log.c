@@ -516,7 +516,7 @@ VG_REGPARM(1) void cg_log_fetch(const InstrInfo* ii)
           ii->addr | (ii->len << LOG_SIZE_SHIFT));
 }
 
-/* The same, from the two words: what a fetch stub passes. */
+/* The same, from the two words: what a group checker passes. */
 VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second)
 {
    touch_i1(second & LOG_ADDR_MASK, second >> LOG_SIZE_SHIFT);
@@ -524,9 +524,9 @@ VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second)
 }
 
 /* `entry` is (cost centre | the access's code).  Two entry points per
-   size: compiled code without stubs (and the cold helpers) pass the
-   entry first; through a data stub (cg_stubs.c) compiled code passes
-   the address and the stub adds the entry, second. */
+   size: the cold helpers pass the entry first; group checkers
+   (cg_checkers.c) pass the address first, where compiled code gave it
+   to them, and the entry second. */
 #define SIZED_LOG_HELPERS(n)                                             \
    static inline void log_data##n(UWord entry, Addr addr)                \
    {                                                                     \

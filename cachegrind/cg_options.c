@@ -19,7 +19,7 @@ void cg_options_set_defaults(void)
    cg_clo.cache_sim       = True;
    cg_clo.branch_sim      = False;
    cg_clo.sim_thread      = True;
-   cg_clo.hot_threshold   = 300;
+   cg_clo.hot_threshold   = 0;
    cg_clo.out_file_format = "cachegrind.out.%p";
    cg_clo.instr_at_start  = True;
    cg_clo.intervals_out_file = "cachegrind.intervals.%p";
@@ -175,11 +175,10 @@ void cg_options_print_usage(void)
 "    --sim-thread=yes|no              simulate the accesses the compiled code\n"
 "                                     cannot settle in a second thread, beside\n"
 "                                     the client (same counts) [yes]\n"
-"    --hot-threshold=<n>              translate a block first without inline\n"
-"                                     cache tests (cheap to translate, slower\n"
-"                                     to run), again with them once it has run\n"
-"                                     <n> times (same counts); 0: with them at\n"
-"                                     once [300]\n"
+"    --hot-threshold=<n>              translate a block first cold (its cache\n"
+"                                     tests made by a C helper: slower to run),\n"
+"                                     again hot once it has run <n> times (same\n"
+"                                     counts); 0: hot at once [0]\n"
    );
 }
 

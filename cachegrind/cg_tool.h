@@ -371,9 +371,9 @@ CG_DECLARE_SIZED_LOG_HELPERS(4)
 CG_DECLARE_SIZED_LOG_HELPERS(8)
 CG_DECLARE_SIZED_LOG_HELPERS(16)
 CG_DECLARE_SIZED_LOG_HELPERS(32)
-/* The same, reached through call stubs (cg_stubs.c), which load the
-   constant words: a fetch's two log words; a data access's entry,
-   after the address compiled code passes. */
+/* The same, called by group checkers (cg_checkers.c) with the
+   constant words: a fetch's two log words; a data access's address,
+   then its entry. */
 VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second);
 #define CG_DECLARE_STUB_LOG_HELPERS(n)                                   \
    VG_REGPARM(2) void cg_log_stub_data##n(Addr addr, UWord entry);
@@ -386,18 +386,22 @@ CG_DECLARE_STUB_LOG_HELPERS(32)
 void   cg_log_print_stats(void);
 
 /*------------------------------------------------------------*/
-/*--- Call stubs (cg_stubs.c)                              ---*/
+/*--- Group checkers (cg_checkers.c)                       ---*/
 /*------------------------------------------------------------*/
 
 /* False where there are none (only amd64 has them). */
-Bool  cg_stubs_available(void);
-/* An entry point equivalent to cg_log_data<size>(entry, addr), called
-   with the address alone; NULL for sizes without a sized helper. */
-void* cg_stub_data(UWord entry, Int size);
-/* An entry point equivalent to logging the fetch whose log words are
-   `first` and `second`, called with no arguments. */
-void* cg_stub_fetch(UWord first, UWord second);
-void  cg_stubs_print_stats(void);
+Bool  cg_checkers_available(void);
+/* The entry point of a routine that runs a hot group's checks in
+   program order (`ops` as for a cold run, data addresses passed as
+   arguments in ColdOp.arg order) and logs what they do not settle; it
+   first adds 1 to *counter unless `counter` is NULL. */
+#define MAX_CHECKER_OPS   32
+#define MAX_CHECKER_ADDRS 6
+struct _CacheLevel;
+void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
+                     const struct _CacheLevel* i1,
+                     const struct _CacheLevel* d1);
+void  cg_checkers_print_stats(void);
 
 /*------------------------------------------------------------*/
 /*--- What is counted when (cg_control.c)                  ---*/

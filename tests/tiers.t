@@ -1,9 +1,10 @@
 #!/usr/bin/perl
 # tiers.t -- cold and hot translations (cg_tier.c).
 #
-# A block is first translated cold (one helper call per event group,
-# which runs in C the MRU tests a hot translation makes inline) and
-# translated again, hot, once it has run --hot-threshold times.  The
+# With --hot-threshold above 0 (the default is 0), a block is first
+# translated cold (one helper call per event group, which runs in C the
+# MRU tests a hot translation's group checker makes) and translated
+# again, hot, once it has run --hot-threshold times.  The
 # counts must not depend on which translation ran, or when the switch
 # happened: every run here is compared byte for byte with the system
 # Cachegrind.  Thresholds of 1 and 5 promote nearly every block, in
@@ -59,18 +60,19 @@ for my $name (qw(matrix_walk-O0 pointer_chase-O2 branches-O2 strings-O2 simd-O2
     like(tier_report([$progs->{'matrix_walk-O2'}], ['--hot-threshold=0']),
          qr/^translations: all hot$/, '--hot-threshold=0: everything hot at once');
     like(tier_report([$progs->{'matrix_walk-O2'}], []),
-         qr/^translations: \d+ cold, \d+ of them promoted to hot after 300 executions/,
-         'the default threshold is 300');
+         qr/^translations: all hot$/, 'the default threshold is 0: all hot');
 }
 
-# Hot translations call the log's helpers through shared call stubs
-# (cg_stubs.c); the runs above compared their counts with the
-# reference, this checks that the stubs were in fact used.
+# Hot translations make their checks in group checkers (cg_checkers.c);
+# the runs above compared their counts with the reference, this checks
+# that checkers were in fact made and have both paths.
 {
     my $res = run_ours(['--stats=yes', '--hot-threshold=0'], [$progs->{'matrix_walk-O2'}]);
-    my ($data, $fetch) = $res->{stderr} =~ /^--\d+-- call stubs: (\d+) data, (\d+) fetch$/m;
-    cmp_ok($data // 0, '>', 0, '--hot-threshold=0: data checks call through stubs');
-    cmp_ok($fetch // 0, '>', 0, '--hot-threshold=0: fetch checks call through stubs');
+    my ($n, $hit, $miss) = $res->{stderr}
+        =~ /^--\d+-- group checkers: (\d+), (\d+) bytes of hit paths, (\d+) of miss paths$/m;
+    cmp_ok($n // 0, '>', 100, '--hot-threshold=0: hot groups make their checks in checkers');
+    cmp_ok($hit // 0, '>', 0, '--hot-threshold=0: checkers have hit paths');
+    cmp_ok($miss // 0, '>', 0, '--hot-threshold=0: checkers have miss paths');
 }
 
 # Without the access log (--cache-sim=no; 256-byte lines) there are no
@@ -102,7 +104,7 @@ for my $threshold (1, 300) {
     like($res->{stderr}, qr/--hot-threshold' argument must be between 0 and/,
          '--hot-threshold=-1: names the option');
     my $help = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help');
-    like($help->{out}, qr/^    --hot-threshold=<n> +translate a block first .*?\[300\]$/ms,
+    like($help->{out}, qr/^    --hot-threshold=<n> +translate a block first .*?\[0\]$/ms,
          '--help lists --hot-threshold with its default');
 }
 

@@ -1,0 +1,476 @@
+/* cg_checkers.c -- group checkers: a hot group's MRU checks as machine
+   code of our own, called once per run of the group.
+
+   Owns: the checkers' memory and their amd64 machine code.
+   Must not: decide which accesses a group has (cg_deliver.c does) or
+   log anything itself (the helpers in cg_log.c do).
+
+   Why: the checks are most of a cache profiler's cost, and the way VEX
+   lays them out made them slow.  Inline in IR, each check ends in a
+   guarded call, which VEX emits as a conditional jump over the call,
+   taken whenever the call is not made: the common case, a hit, was a
+   taken jump at every check, needing a branch-predictor entry of its
+   own (programs like a compiler have about a million check sites).
+   In a checker a hit falls through (a not-taken jump needs no entry)
+   and only a miss jumps, out of line, to the call of the log helper
+   the inline check would have called, with the same arguments, then
+   back.  The group's translation shrinks to one call with the data
+   addresses as arguments, which VEX also translates much faster, and
+   the checker counts the group's run as well.
+
+   A checker is, in program order:
+     addq $1, counter(%rip)                (the group's executions)
+     per fetch:  cmpq $block, i1_slot;  jne miss_k
+     per access: rax = addr & slot_mask; r10 = addr - d1_mirror[rax];
+                 cmpq $(line - size), r10; ja miss_k
+     ret
+   and after it, miss_k: save the argument registers later checks still
+   need, call the log helper, restore, jmp back.  The tests are exactly the
+   inline ones (cg_deliver.c, not_mru_const and not_mru_access) and the
+   cold helpers' (cg_tier.c).
+
+   Checkers live in Valgrind's own anonymous memory, which is executable
+   (the core keeps its translations there too), until exit. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "cg_tool.h"
+#include "cg_cache.h"
+
+#if defined(VGA_amd64)
+
+#define CHUNK_BYTES   (1 << 20)
+#define TABLE_BYTES   64
+/* Bounds for one checker of MAX_CHECKER_OPS operations: its hit path
+   and its miss paths. */
+#define MAX_HIT_BYTES  2048
+#define MAX_MISS_BYTES 4096
+
+/* The helpers miss paths call.  Each chunk starts with a copy of this
+   table, so that a call reaches its helper's address with a 32-bit
+   RIP-relative displacement wherever the chunk is. */
+typedef enum {
+   TARGET_FETCH, TARGET_DATA1, TARGET_DATA2, TARGET_DATA4, TARGET_DATA8,
+   TARGET_DATA16, TARGET_DATA32, TARGET_DATA_ANY, N_TARGETS
+} Target;
+
+static UChar* chunk;          /* current chunk */
+static SizeT  chunk_used;
+static ULong  n_checkers, hit_bytes, miss_bytes;
+
+/* Registers, by their encoding. */
+enum { RAX = 0, RCX = 1, RDX = 2, RSP = 4, RBP = 5, RSI = 6, RDI = 7,
+       R8 = 8, R9 = 9, R10 = 10 };
+/* Where the caller (VEX) puts the arguments: a checker's data
+   addresses, in ColdOp.arg order. */
+static const Int arg_regs[MAX_CHECKER_ADDRS] = { RDI, RSI, RDX, RCX, R8, R9 };
+
+static void* target_address(Target t)
+{
+   switch (t) {
+   case TARGET_FETCH:    return (void*)cg_log_fetch_entry;
+   case TARGET_DATA1:    return (void*)cg_log_stub_data1;
+   case TARGET_DATA2:    return (void*)cg_log_stub_data2;
+   case TARGET_DATA4:    return (void*)cg_log_stub_data4;
+   case TARGET_DATA8:    return (void*)cg_log_stub_data8;
+   case TARGET_DATA16:   return (void*)cg_log_stub_data16;
+   case TARGET_DATA32:   return (void*)cg_log_stub_data32;
+   case TARGET_DATA_ANY: return (void*)cg_log_data;
+   default:              tl_assert(0);
+   }
+   return NULL; /* not reached */
+}
+
+static Target data_target(UWord size)
+{
+   switch (size) {
+   case 1:  return TARGET_DATA1;
+   case 2:  return TARGET_DATA2;
+   case 4:  return TARGET_DATA4;
+   case 8:  return TARGET_DATA8;
+   case 16: return TARGET_DATA16;
+   case 32: return TARGET_DATA32;
+   default: return TARGET_DATA_ANY;
+   }
+}
+
+static void new_chunk(void)
+{
+   Int t;
+
+   chunk = VG_(am_shadow_alloc)(CHUNK_BYTES);
+   if (chunk == NULL)
+      VG_(out_of_memory_NORETURN)("cachegrind: group checkers", CHUNK_BYTES);
+   for (t = 0; t < N_TARGETS; t++)
+      ((void**)chunk)[t] = target_address((Target)t);
+   chunk_used = TABLE_BYTES;
+}
+
+/*------------------------------------------------------------*/
+/*--- amd64 encodings                                      ---*/
+/*------------------------------------------------------------*/
+
+static UChar* put32(UChar* at, UInt v)
+{
+   Int i;
+   for (i = 0; i < 4; i++)
+      at[i] = (UChar)(v >> (8 * i));
+   return at + 4;
+}
+
+static UChar* put64(UChar* at, UWord v)
+{
+   Int i;
+   for (i = 0; i < 8; i++)
+      at[i] = (UChar)(v >> (8 * i));
+   return at + 8;
+}
+
+/* The tool's static data (the mirrors) is linked below 2 GB, so code
+   reaches it with a sign-extended 32-bit address. */
+static UInt abs32(const void* p)
+{
+   tl_assert((UWord)p < 0x80000000UL);
+   return (UInt)(UWord)p;
+}
+
+static UChar rex_w(Int reg, Int rm)
+{
+   return (UChar)(0x48 | (reg >= 8 ? 4 : 0) | (rm >= 8 ? 1 : 0));
+}
+
+/* mov %src, %dst */
+static UChar* emit_mov(UChar* at, Int dst, Int src)
+{
+   at[0] = rex_w(src, dst);
+   at[1] = 0x89;
+   at[2] = (UChar)(0xC0 | (src & 7) << 3 | (dst & 7));
+   return at + 3;
+}
+
+/* movabs $value, %reg */
+static UChar* emit_movabs(UChar* at, Int reg, UWord value)
+{
+   at[0] = rex_w(0, reg);
+   at[1] = (UChar)(0xB8 + (reg & 7));
+   return put64(at + 2, value);
+}
+
+static UChar* emit_push(UChar* at, Int reg)
+{
+   if (reg >= 8)
+      *at++ = 0x41;
+   *at++ = (UChar)(0x50 + (reg & 7));
+   return at;
+}
+
+static UChar* emit_pop(UChar* at, Int reg)
+{
+   if (reg >= 8)
+      *at++ = 0x41;
+   *at++ = (UChar)(0x58 + (reg & 7));
+   return at;
+}
+
+#define CC_NE     0x5
+#define CC_A      0x7
+#define CC_ALWAYS (-1)
+
+/* jcc rel32 or jmp rel32; returns where its displacement goes. */
+static UChar* emit_jump(UChar** at, Int cc)
+{
+   UChar* p = *at;
+
+   if (cc == CC_ALWAYS) {
+      *p++ = 0xE9;
+   } else {
+      *p++ = 0x0F;
+      *p++ = (UChar)(0x80 + cc);
+   }
+   *at = p + 4;
+   return p;
+}
+
+static void patch_jump(UChar* field, const UChar* target)
+{
+   Long disp = (Long)(target - (field + 4));
+
+   tl_assert(disp == (Long)(Int)disp);
+   put32(field, (UInt)(Int)disp);
+}
+
+/* call *slot(%rip), through the chunk's table entry for `t`. */
+static UChar* emit_call(UChar* at, Target t)
+{
+   const UChar* slot = chunk + t * sizeof(void*);
+   Long disp = (Long)(slot - (at + 6));
+
+   tl_assert(disp == (Long)(Int)disp);
+   at[0] = 0xFF;
+   at[1] = 0x15;
+   return put32(at + 2, (UInt)(Int)disp);
+}
+
+/*------------------------------------------------------------*/
+/*--- Hit paths                                            ---*/
+/*------------------------------------------------------------*/
+
+/* addq $1, counter: RIP-relative where the counter is near enough
+   (Valgrind's own memory usually is), else through %rax. */
+static UChar* emit_count(UChar* at, ULong* counter)
+{
+   Long disp = (Long)((UChar*)counter - (at + 8));
+
+   if (disp == (Long)(Int)disp) {
+      at[0] = 0x48; at[1] = 0x83; at[2] = 0x05;
+      at = put32(at + 3, (UInt)(Int)disp);
+      *at++ = 0x01;
+      return at;
+   }
+   at = emit_movabs(at, RAX, (UWord)counter);
+   at[0] = 0x48; at[1] = 0x83; at[2] = 0x00; at[3] = 0x01;
+   return at + 4;
+}
+
+/* Miss (jne) unless the I1 block is its set's MRU block. */
+static UChar* emit_block_test(UChar* at, const CacheLevel* i1, UWord block,
+                              UChar** miss)
+{
+   UInt slot = abs32(cg_cache_mru_slot(i1, block));
+   UWord value = cg_cache_mru_value(i1, block);
+
+   if (value < 0x80000000UL) {
+      /* cmpq $value, slot */
+      at[0] = 0x48; at[1] = 0x81; at[2] = 0x3C; at[3] = 0x25;
+      at = put32(put32(at + 4, slot), (UInt)value);
+   } else {
+      /* cmpq %rax, slot */
+      at = emit_movabs(at, RAX, value);
+      at[0] = 0x48; at[1] = 0x39; at[2] = 0x04; at[3] = 0x25;
+      at = put32(at + 4, slot);
+   }
+   *miss = emit_jump(&at, CC_NE);
+   return at;
+}
+
+/* A fetch's test; `second_miss` is set when it has a second jump to
+   the same miss path. */
+static UChar* emit_fetch_test(UChar* at, const CacheLevel* i1,
+                              const ColdOp* op, UChar** miss,
+                              UChar** second_miss)
+{
+   const InstrInfo* site = (const InstrInfo*)op->word;
+   UWord first = site->addr >> i1->line_bits;
+   UWord last  = (site->addr + site->len - 1) >> i1->line_bits;
+
+   switch (op->kind) {
+   case COLD_FETCH:
+      return emit_block_test(at, i1, first, miss);
+   case COLD_FETCH_LAST_ONLY:
+      return emit_block_test(at, i1, last, miss);
+   case COLD_FETCH_BOTH:
+      at = emit_block_test(at, i1, first, second_miss);
+      return emit_block_test(at, i1, last, miss);
+   default:   /* COLD_FETCH_ALWAYS */
+      *miss = emit_jump(&at, CC_ALWAYS);
+      return at;
+   }
+}
+
+/* Miss (ja) unless [addr, addr+size) lies in the MRU line of its set:
+   the mirror is laid out by line address (cg_cache.h). */
+static UChar* emit_data_test(UChar* at, const CacheLevel* d1, Int addr_reg,
+                             UWord size, UChar** miss)
+{
+   UWord line = (UWord)1 << d1->line_bits;
+   UWord slot_mask = d1->set_mask << d1->line_bits;
+   UWord limit = line - size;
+
+   if (size > line) {
+      *miss = emit_jump(&at, CC_ALWAYS);
+      return at;
+   }
+   tl_assert(slot_mask < 0x80000000UL);
+   at = emit_mov(at, RAX, addr_reg);
+   *at++ = 0x25;                                  /* and $mask, %eax */
+   at = put32(at, (UInt)slot_mask);
+   at = emit_mov(at, R10, addr_reg);
+   at[0] = 0x4C; at[1] = 0x2B; at[2] = 0x90;      /* sub mru(%rax), %r10 */
+   at = put32(at + 3, abs32(d1->mru));
+   if (limit < 0x80) {                            /* cmpq $limit, %r10 */
+      at[0] = 0x49; at[1] = 0x83; at[2] = 0xFA; at[3] = (UChar)limit;
+      at += 4;
+   } else {
+      at[0] = 0x49; at[1] = 0x81; at[2] = 0xFA;
+      at = put32(at + 3, (UInt)limit);
+   }
+   *miss = emit_jump(&at, CC_A);
+   return at;
+}
+
+/*------------------------------------------------------------*/
+/*--- Miss paths                                           ---*/
+/*------------------------------------------------------------*/
+
+/* Saves the argument registers in `live` (a bit per arg_regs index) on
+   a 16-byte aligned stack, as the helpers' ABI wants, whatever the
+   caller's alignment was: %rbp (callee-saved, so kept) holds the old
+   stack pointer. */
+static UChar* emit_save(UChar* at, UInt live)
+{
+   Int i, n = 0;
+
+   at = emit_push(at, RBP);
+   at = emit_mov(at, RBP, RSP);
+   at[0] = 0x48; at[1] = 0x83; at[2] = 0xE4; at[3] = 0xF0; /* and $-16,%rsp */
+   at += 4;
+   for (i = 0; i < MAX_CHECKER_ADDRS; i++)
+      if (live & (1u << i)) {
+         at = emit_push(at, arg_regs[i]);
+         n++;
+      }
+   if (n % 2 == 1) {
+      at[0] = 0x48; at[1] = 0x83; at[2] = 0xEC; at[3] = 8; /* sub $8,%rsp */
+      at += 4;
+   }
+   return at;
+}
+
+static UChar* emit_restore(UChar* at, UInt live)
+{
+   Int i, n = 0;
+
+   for (i = 0; i < MAX_CHECKER_ADDRS; i++)
+      n += (live >> i) & 1;
+   if (n % 2 == 1) {
+      at[0] = 0x48; at[1] = 0x83; at[2] = 0xC4; at[3] = 8; /* add $8,%rsp */
+      at += 4;
+   }
+   for (i = MAX_CHECKER_ADDRS - 1; i >= 0; i--)
+      if (live & (1u << i))
+         at = emit_pop(at, arg_regs[i]);
+   at = emit_mov(at, RSP, RBP);
+   return emit_pop(at, RBP);
+}
+
+/* cg_log_fetch_entry(first, second): the two words of the log entry. */
+static UChar* emit_fetch_call(UChar* at, const ColdOp* op)
+{
+   const InstrInfo* site = (const InstrInfo*)op->word;
+
+   at = emit_movabs(at, RDI, (UWord)site->cc | LOG_CODE_FETCH);
+   at = emit_movabs(at, RSI, site->addr
+                             | ((UWord)site->len << LOG_SIZE_SHIFT));
+   return emit_call(at, TARGET_FETCH);
+}
+
+/* cg_log_stub_data<size>(addr, entry), or cg_log_data(entry, addr,
+   size) for other sizes.  The address moves first, before the
+   register it may be in is loaded with a constant. */
+static UChar* emit_data_call(UChar* at, Int addr_reg, const ColdOp* op)
+{
+   Target t = data_target(op->size);
+
+   if (t != TARGET_DATA_ANY) {
+      if (addr_reg != RDI)
+         at = emit_mov(at, RDI, addr_reg);
+      at = emit_movabs(at, RSI, op->word);
+   } else {
+      if (addr_reg != RSI)
+         at = emit_mov(at, RSI, addr_reg);
+      at = emit_movabs(at, RDI, op->word);
+      at = emit_movabs(at, RDX, op->size);
+   }
+   return emit_call(at, t);
+}
+
+/*------------------------------------------------------------*/
+/*--- Checkers                                             ---*/
+/*------------------------------------------------------------*/
+
+/* Miss paths follow the hit path's `ret`: near the checks that jump to
+   them (keeping them apart, for denser hit paths, measured no faster). */
+void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
+                     const CacheLevel* i1, const CacheLevel* d1)
+{
+   UChar *entry, *at, *misses;
+   UChar* miss[MAX_CHECKER_OPS];
+   UChar* second_miss[MAX_CHECKER_OPS];
+   UChar* back[MAX_CHECKER_OPS];
+   UInt live_after[MAX_CHECKER_OPS];
+   UInt i, live = 0;
+
+   tl_assert(n_ops > 0 && n_ops <= MAX_CHECKER_OPS);
+   if (chunk == NULL
+       || chunk_used + MAX_HIT_BYTES + MAX_MISS_BYTES > CHUNK_BYTES)
+      new_chunk();
+
+   /* The address registers that later checks still need. */
+   for (i = n_ops; i-- > 0; ) {
+      live_after[i] = live;
+      if (ops[i].kind == COLD_DATA)
+         live |= 1u << ops[i].arg;
+   }
+
+   entry = at = chunk + chunk_used;
+   if (counter != NULL)
+      at = emit_count(at, counter);
+   for (i = 0; i < n_ops; i++) {
+      second_miss[i] = NULL;
+      if (ops[i].kind == COLD_DATA)
+         at = emit_data_test(at, d1, arg_regs[ops[i].arg], ops[i].size,
+                             &miss[i]);
+      else
+         at = emit_fetch_test(at, i1, &ops[i], &miss[i], &second_miss[i]);
+      back[i] = at;
+   }
+   *at++ = 0xC3;                                  /* ret */
+   tl_assert(at - entry <= MAX_HIT_BYTES);
+   hit_bytes += at - entry;
+
+   misses = at;
+   for (i = 0; i < n_ops; i++) {
+      patch_jump(miss[i], at);
+      if (second_miss[i] != NULL)
+         patch_jump(second_miss[i], at);
+      at = emit_save(at, live_after[i]);
+      if (ops[i].kind == COLD_DATA)
+         at = emit_data_call(at, arg_regs[ops[i].arg], &ops[i]);
+      else
+         at = emit_fetch_call(at, &ops[i]);
+      at = emit_restore(at, live_after[i]);
+      patch_jump(emit_jump(&at, CC_ALWAYS), back[i]);
+   }
+   tl_assert(at - misses <= MAX_MISS_BYTES);
+   miss_bytes += at - misses;
+   chunk_used = (at - chunk + 15) & ~(SizeT)15;
+   n_checkers++;
+   return entry;
+}
+
+Bool cg_checkers_available(void)
+{
+   return True;
+}
+
+void cg_checkers_print_stats(void)
+{
+   VG_(dmsg)("group checkers: %llu, %llu bytes of hit paths, %llu of miss "
+             "paths\n", n_checkers, hit_bytes, miss_bytes);
+}
+
+#else  /* !VGA_amd64: hot groups test inline. */
+
+Bool  cg_checkers_available(void)  { return False; }
+void  cg_checkers_print_stats(void) { }
+void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
+                     const CacheLevel* i1, const CacheLevel* d1)
+{
+   tl_assert(0);
+   return NULL;
+}
+
+#endif
