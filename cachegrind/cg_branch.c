@@ -7,12 +7,13 @@
    Must not: count anything but the misprediction of the branch it is
    told about.
 
-   The conditional update runs as a helper (cg_branch_cond); the
-   indirect one is compiled inline (cg_deliver.c), from the slot this
-   file gives it.  The rules:
+   The conditional update runs in hot translations' group checkers
+   (cg_checkers.c), from the state this file lays out, and elsewhere as
+   a helper (cg_branch_cond); the indirect one is compiled inline
+   (cg_deliver.c), from the slot this file gives it.  The rules:
      conditional: index = (history & 0x7F) << 7 | (address & 0x7F);
                   predicted taken = counter >= 2;
-                  counter = cond_next[counter * 2 + taken];
+                  counter += taken ? 1 : -1, saturating at 0 and 3;
                   history = history << 1 | taken
      indirect:    slot = targets[address & 0x1FF];
                   mispredicted = slot != target; slot = target
@@ -20,6 +21,7 @@
    addresses have always-zero low bits). */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "cg_tool.h"
 
@@ -41,9 +43,11 @@
 #define COND_TABLE_SIZE   (1 << (COND_HISTORY_BITS + COND_ADDR_BITS))
 #define IND_TABLE_SIZE    512
 
-/* In the tool's static data, so compiled code reaches the indirect
-   targets with 32-bit addresses. */
-static UChar cond_counters[COND_TABLE_SIZE];  /* 0..3; >= 2 predicts taken */
+/* In the tool's static data, so compiled code and group checkers reach
+   them with 32-bit addresses.  A counter's byte holds the counter (0..3,
+   >= 2 predicts taken) in its low two bits and, above them, whatever
+   the last update left there (see cond_step). */
+static UChar cond_counters[COND_TABLE_SIZE];
 static Addr  ind_targets[IND_TABLE_SIZE];
 
 /* The outcomes, newest lowest, shifted left by COND_ADDR_BITS: the
@@ -56,15 +60,30 @@ static Addr  ind_targets[IND_TABLE_SIZE];
    ((((UWord)1 << COND_HISTORY_BITS) - 1) << COND_ADDR_BITS)
 static UWord shifted_history;
 
-/* A two-bit counter's next value, indexed by counter * 2 + taken:
-   saturating increment when taken, decrement otherwise.  A table, so
-   the update has no data-dependent branch. */
-static const UChar cond_next[8] = { 0, 1,  0, 2,  1, 3,  2, 3 };
+/* One step of a counter, indexed by its byte * 2 + taken: the next
+   counter (saturating increment when taken, decrement otherwise) in the
+   low bits, and 16 if the branch was mispredicted.  The byte stored
+   back is the whole entry, so the table covers bytes with that bit set
+   too: one load gives both results, with no data-dependent branch,
+   here and in group checkers' machine code. */
+#define COND_MISPREDICTED 16
+static UChar cond_step[4 * COND_MISPREDICTED];
 
 static const UWord* collecting;   /* 1, or 0 outside --toggle-collect */
 
 void cg_branch_init(void)
 {
+   UWord byte, taken;
+
+   for (byte = 0; byte < 2 * COND_MISPREDICTED; byte++)
+      for (taken = 0; taken < 2; taken++) {
+         UWord counter = byte & 3;
+         UWord next = taken ? (counter == 3 ? 3 : counter + 1)
+                            : (counter == 0 ? 0 : counter - 1);
+         /* predicted taken = counter >= 2, i.e. counter >> 1 */
+         UWord wrong = (counter >> 1) ^ taken;
+         cond_step[byte * 2 + taken] = (UChar)(next | wrong * COND_MISPREDICTED);
+      }
    VG_(memset)(cond_counters, 0, sizeof cond_counters);
    VG_(memset)(ind_targets, 0, sizeof ind_targets);
    shifted_history = 0;
@@ -75,12 +94,11 @@ void cg_branch_init(void)
 static inline UWord predict_cond(UWord addr_part, UWord taken)
 {
    UWord index = (shifted_history & HISTORY_IN_INDEX_MASK) | addr_part;
-   UWord counter = cond_counters[index];
+   UWord step = cond_step[cond_counters[index] * 2 + taken];
 
-   cond_counters[index] = cond_next[counter * 2 + taken];
+   cond_counters[index] = (UChar)step;
    shifted_history = (shifted_history << 1) | (taken << COND_ADDR_BITS);
-   /* predicted taken = counter >= 2, i.e. counter >> 1 */
-   return (counter >> 1) ^ taken;
+   return step / COND_MISPREDICTED;
 }
 
 VG_REGPARM(3) void cg_branch_cond(CostCentre* cc, UWord addr_part,
@@ -95,6 +113,20 @@ VG_REGPARM(3) void cg_branch_cond_toggled(CostCentre* cc, UWord addr_part,
                                           UWord taken)
 {
    cc->count[EV_BC_MISPRED] += predict_cond(addr_part, taken) & *collecting;
+}
+
+const CgCondPredictor* cg_branch_cond_predictor(void)
+{
+   static CgCondPredictor layout;
+
+   layout.shifted_history = &shifted_history;
+   layout.counters = cond_counters;
+   layout.step = cond_step;
+   layout.history_mask = HISTORY_IN_INDEX_MASK;
+   layout.history_shift = COND_ADDR_BITS;
+   layout.mispredicted_shift = 4;
+   tl_assert(COND_MISPREDICTED == 1 << layout.mispredicted_shift);
+   return &layout;
 }
 
 UWord cg_branch_cond_addr_part(Addr instr_addr)

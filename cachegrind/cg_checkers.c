@@ -23,6 +23,8 @@
      per fetch:  cmpq $block, i1_slot;  jne miss_k
      per access: rax = addr & slot_mask; r10 = addr - d1_mirror[rax];
                  cmpq $(line - size), r10; ja miss_k
+     per conditional branch (--branch-sim=yes; its outcome is one more
+                 argument): the predictor's update, branch-free
      ret
    and after it, miss_k: save the argument registers later checks still
    need, call the log helper, restore, jmp back.  The tests are exactly the
@@ -46,7 +48,7 @@
 #define TABLE_BYTES   64
 /* Bounds for one checker of MAX_CHECKER_OPS operations: its hit path
    and its miss paths. */
-#define MAX_HIT_BYTES  2048
+#define MAX_HIT_BYTES  4096
 #define MAX_MISS_BYTES 4096
 
 /* The helpers miss paths call.  Each chunk starts with a copy of this
@@ -311,6 +313,61 @@ static UChar* emit_data_test(UChar* at, const CacheLevel* d1, Int addr_reg,
    return at;
 }
 
+/* The conditional predictor's update (cg_branch.c, CgCondPredictor),
+   branch-free; `taken` (0 or 1) is in the argument register `t`, which
+   nothing after needs:
+     rax = history; r10 = (rax & mask) | addr_part;
+     r11 = step[counters[r10] * 2 + t]; counters[r10] = r11b;
+     history = rax * 2 | t << shift; mispredictions += r11 >> 4. */
+static UChar* emit_cond_branch(UChar* at, const CgCondPredictor* p, Int t,
+                               const ColdOp* op)
+{
+   UInt history = abs32(p->shifted_history);
+   UInt counters = abs32(p->counters);
+   Long disp;
+
+   tl_assert(t != RBP && (t & 7) != 5 && op->size < 0x80);
+   tl_assert(p->history_mask < 0x80000000UL);
+   at[0] = 0x48; at[1] = 0x8B; at[2] = 0x04; at[3] = 0x25;  /* mov h,%rax */
+   at = put32(at + 4, history);
+   at = emit_mov(at, R10, RAX);
+   at[0] = 0x41; at[1] = 0x81; at[2] = 0xE2;               /* and $m,%r10d */
+   at = put32(at + 3, (UInt)p->history_mask);
+   at[0] = 0x41; at[1] = 0x83; at[2] = 0xCA; at[3] = (UChar)op->size;
+   at += 4;                                               /* or $a,%r10d */
+   at[0] = 0x45; at[1] = 0x0F; at[2] = 0xB6; at[3] = 0x9A; /* movzbl c(%r10),%r11d */
+   at = put32(at + 4, counters);
+   /* lea (%t,%r11,2),%r11 */
+   at[0] = (UChar)(0x4E | (t >= 8 ? 1 : 0)); at[1] = 0x8D; at[2] = 0x1C;
+   at[3] = (UChar)(0x58 | (t & 7));
+   at += 4;
+   at[0] = 0x45; at[1] = 0x0F; at[2] = 0xB6; at[3] = 0x9B; /* movzbl s(%r11),%r11d */
+   at = put32(at + 4, abs32(p->step));
+   at[0] = 0x45; at[1] = 0x88; at[2] = 0x9A;               /* mov %r11b,c(%r10) */
+   at = put32(at + 3, counters);
+   /* shl $shift,%t; add %rax,%rax; or %t,%rax; mov %rax,h */
+   at[0] = rex_w(0, t); at[1] = 0xC1; at[2] = (UChar)(0xE0 | (t & 7));
+   at[3] = (UChar)p->history_shift;
+   at += 4;
+   at[0] = 0x48; at[1] = 0x01; at[2] = 0xC0;
+   at += 3;
+   at[0] = rex_w(t, RAX); at[1] = 0x09; at[2] = (UChar)(0xC0 | (t & 7) << 3);
+   at += 3;
+   at[0] = 0x48; at[1] = 0x89; at[2] = 0x04; at[3] = 0x25;
+   at = put32(at + 4, history);
+   /* shr $4,%r11d; add %r11, count */
+   at[0] = 0x41; at[1] = 0xC1; at[2] = 0xEB; at[3] = (UChar)p->mispredicted_shift;
+   at += 4;
+   disp = (Long)((UChar*)op->word - (at + 7));
+   if (disp == (Long)(Int)disp) {
+      at[0] = 0x4C; at[1] = 0x01; at[2] = 0x1D;           /* add %r11,d(%rip) */
+      return put32(at + 3, (UInt)(Int)disp);
+   }
+   at = emit_movabs(at, RAX, op->word);
+   at[0] = 0x4C; at[1] = 0x01; at[2] = 0x18;               /* add %r11,(%rax) */
+   return at + 3;
+}
+
 /*------------------------------------------------------------*/
 /*--- Miss paths                                           ---*/
 /*------------------------------------------------------------*/
@@ -411,7 +468,7 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
    /* The address registers that later checks still need. */
    for (i = n_ops; i-- > 0; ) {
       live_after[i] = live;
-      if (ops[i].kind == COLD_DATA)
+      if (ops[i].kind == COLD_DATA || ops[i].kind == COLD_COND_BRANCH)
          live |= 1u << ops[i].arg;
    }
 
@@ -419,10 +476,13 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
    if (counter != NULL)
       at = emit_count(at, counter);
    for (i = 0; i < n_ops; i++) {
-      second_miss[i] = NULL;
+      miss[i] = second_miss[i] = NULL;
       if (ops[i].kind == COLD_DATA)
          at = emit_data_test(at, d1, arg_regs[ops[i].arg], ops[i].size,
                              &miss[i]);
+      else if (ops[i].kind == COLD_COND_BRANCH)
+         at = emit_cond_branch(at, cg_branch_cond_predictor(),
+                               arg_regs[ops[i].arg], &ops[i]);
       else
          at = emit_fetch_test(at, i1, &ops[i], &miss[i], &second_miss[i]);
       back[i] = at;
@@ -433,6 +493,8 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
 
    misses = at;
    for (i = 0; i < n_ops; i++) {
+      if (miss[i] == NULL)   /* no miss path: a branch */
+         continue;
       patch_jump(miss[i], at);
       if (second_miss[i] != NULL)
          patch_jump(second_miss[i], at);

@@ -20,11 +20,15 @@
      two lines).  Such a hit changes no LRU state and cannot reach LL,
      so the simulator is called (a guarded helper call) only otherwise.
      The calls that remain happen in program order, so LL sees exactly
-     the stream it would see if everything were simulated.
+     the stream it would see if everything were simulated.  With the
+     access log (amd64), a group's checks are not emitted here but run
+     by a group checker (cg_checkers.c): one call with the data
+     addresses, in machine code laid out so that hits fall through.
    - The indirect predictor is updated inline, without a call: every
      branch changes its state, so there is no common case to skip.  The
-     conditional one is a call: its inline form cost more code than it
-     saved time (see deliver_cond_branch).
+     conditional one runs in the group checker, or else is a call: its
+     inline form cost more code than it saved time (see
+     deliver_cond_branch).
    - Everything is emitted at the flush point, in queue order: a check
      always reads the state left by the previous access's call. */
 
@@ -515,11 +519,13 @@ static ColdOpKind cold_fetch_kind(UWord first, UWord last,
 /* A group's cache events, collected in queue order as ColdOps, for a
    cold translation's helper or a hot one's checker (cg_checkers.c):
    both run the same tests as deliver_fetch and deliver_data would
-   inline.  Branch events are emitted as they come: the predictors and
-   the caches share no state, so their relative order is free. */
+   inline.  A checker also runs the conditional predictor (its outcome
+   is one more argument); otherwise branch events are emitted as they
+   come.  The predictors and the caches share no state, so their
+   relative order is free. */
 typedef struct {
    ColdOp  ops[MAX_GROUP_EVENTS];
-   IRExpr* addrs[MAX_CHECKER_ADDRS];
+   IRExpr* addrs[MAX_CHECKER_ADDRS];   /* the call's arguments */
    UInt    n_ops, n_addrs;
    UInt    max_addrs;   /* per call */
    Bool    checker;     /* else a cold run */
@@ -588,6 +594,20 @@ static void add_data_op(Delivery* d, OpBatch* batch, const Event* ev,
    batch->addrs[batch->n_addrs++] = ev->addr;
 }
 
+static void add_cond_branch_op(Delivery* d, OpBatch* batch, const Event* ev)
+{
+   ColdOp* op;
+
+   if (batch->n_addrs == batch->max_addrs)
+      flush_ops(d, batch);
+   op = &batch->ops[batch->n_ops++];
+   op->word = (UWord)&ev->instr->cc->count[EV_BC_MISPRED];
+   op->kind = COLD_COND_BRANCH;
+   op->arg = (UChar)batch->n_addrs;
+   op->size = (UShort)cg_branch_cond_addr_part(ev->instr->addr);
+   batch->addrs[batch->n_addrs++] = taken_as_word(d, ev);
+}
+
 static void start_batch(Delivery* d, OpBatch* batch, EventGroup* group)
 {
    batch->n_ops = batch->n_addrs = 0;
@@ -632,7 +652,10 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
             deliver_data(d, ev, ev->kind == EVT_WRITE);
          break;
       case EVT_COND_BRANCH:
-         deliver_cond_branch(d, ev);
+         if (batch.checker)
+            add_cond_branch_op(d, &batch, ev);
+         else
+            deliver_cond_branch(d, ev);
          break;
       case EVT_IND_BRANCH:
          deliver_ind_branch(d, ev);

@@ -231,6 +231,22 @@ VG_REGPARM(3) void cg_branch_cond(CostCentre* cc, UWord addr_part,
 /* The same, under --toggle-collect (counts only while collecting). */
 VG_REGPARM(3) void cg_branch_cond_toggled(CostCentre* cc, UWord addr_part,
                                           UWord taken);
+/* Where the conditional predictor keeps its state, for group checkers
+   (cg_checkers.c), which run the same update as cg_branch_cond:
+     index   = (*shifted_history & history_mask) | address part;
+     step    = step[counters[index] * 2 + taken];
+     counters[index] = step;
+     *shifted_history = *shifted_history << 1 | taken << history_shift;
+     mispredicted = step >> mispredicted_shift. */
+typedef struct {
+   UWord*       shifted_history;
+   UChar*       counters;
+   const UChar* step;
+   UWord        history_mask;
+   Int          history_shift;
+   Int          mispredicted_shift;
+} CgCondPredictor;
+const CgCondPredictor* cg_branch_cond_predictor(void);
 /* The address part of a conditional branch's counter index. */
 UWord cg_branch_cond_addr_part(Addr instr_addr);
 /* The indirect predictor's slot for a branch. */
@@ -299,15 +315,20 @@ typedef enum {
    COLD_FETCH_ALWAYS,     /* two lines of a one-set I1: always log */
    COLD_FETCH_LAST_ONLY,  /* two lines, the first known MRU */
    COLD_FETCH_BOTH,       /* two lines: log unless both are MRU */
-   COLD_DATA              /* log unless in one line and that is MRU */
+   COLD_DATA,             /* log unless in one line and that is MRU */
+   COLD_COND_BRANCH       /* group checkers only: the conditional
+                             predictor's update */
 } ColdOpKind;
 
 typedef struct {
    UWord  word;   /* fetches: the fetch site (InstrInfo*); data: the
-                     log entry (cost centre | code) */
+                     log entry (cost centre | code); conditional
+                     branches: the address of the mispredictions' count */
    UChar  kind;   /* ColdOpKind */
-   UChar  arg;    /* data: which address argument of the helper */
-   UShort size;   /* data: bytes */
+   UChar  arg;    /* data: which address argument of the helper;
+                     branches: which argument is the outcome (0 or 1) */
+   UShort size;   /* data: bytes; branches: the address part of the
+                     predictor's index */
 } ColdOp;
 
 typedef struct {
