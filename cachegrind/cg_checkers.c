@@ -12,9 +12,10 @@
    taken jump at every check, needing a branch-predictor entry of its
    own (programs like a compiler have about a million check sites).
    In a checker a hit falls through (a not-taken jump needs no entry)
-   and only a miss jumps, out of line, to the call of the log helper
-   the inline check would have called, with the same arguments, then
-   back.  The group's translation shrinks to one call with the data
+   and only a miss jumps, out of line, to code that does what the log
+   helper the inline check would have called does (the MRU mirror's
+   update and the append), with no call while the log's chunk has
+   room, and calls that helper when it is full; then back.  The group's translation shrinks to one call with the data
    addresses as arguments, which VEX also translates much faster, and
    the checker counts the group's run as well.
 
@@ -26,8 +27,9 @@
      per conditional branch (--branch-sim=yes; its outcome is one more
                  argument): the predictor's update, branch-free
      ret
-   and after it, miss_k: save the argument registers later checks still
-   need, call the log helper, restore, jmp back.  The tests are exactly the
+   and after it, miss_k: if the chunk has room, the mirror's update and
+   the append, jmp back; else save the argument registers later checks
+   still need, call the log helper, restore, jmp back.  The tests are exactly the
    inline ones (cg_deliver.c, not_mru_const and not_mru_access) and the
    cold helpers' (cg_tier.c).
 
@@ -49,7 +51,7 @@
 /* Bounds for one checker of MAX_CHECKER_OPS operations: its hit path
    and its miss paths. */
 #define MAX_HIT_BYTES  4096
-#define MAX_MISS_BYTES 4096
+#define MAX_MISS_BYTES 8192
 
 /* The helpers miss paths call.  Each chunk starts with a copy of this
    table, so that a call reaches its helper's address with a 32-bit
@@ -65,7 +67,7 @@ static ULong  n_checkers, hit_bytes, miss_bytes;
 
 /* Registers, by their encoding. */
 enum { RAX = 0, RCX = 1, RDX = 2, RSP = 4, RBP = 5, RSI = 6, RDI = 7,
-       R8 = 8, R9 = 9, R10 = 10 };
+       R8 = 8, R9 = 9, R10 = 10, R11 = 11 };
 /* Where the caller (VEX) puts the arguments: a checker's data
    addresses, in ColdOp.arg order. */
 static const Int arg_regs[MAX_CHECKER_ADDRS] = { RDI, RSI, RDX, RCX, R8, R9 };
@@ -177,6 +179,7 @@ static UChar* emit_pop(UChar* at, Int reg)
    return at;
 }
 
+#define CC_AE     0x3
 #define CC_NE     0x5
 #define CC_A      0x7
 #define CC_ALWAYS (-1)
@@ -413,6 +416,121 @@ static UChar* emit_restore(UChar* at, UInt live)
    return emit_pop(at, RBP);
 }
 
+/* What the log helpers do (cg_log.c, touch_i1 / touch_d1 and append),
+   in machine code, so that a miss costs no call while the log's chunk
+   has room.  Only %rax, %r10 and %r11 are used: the argument registers
+   may still hold later checks' addresses.  Returns where the jump to
+   the slow path (the helper's call) goes, taken when the chunk is
+   full; then nothing has been stored. */
+static UChar* emit_room_check(UChar** at_p)
+{
+   UChar* at = *at_p;
+   UInt cursor = abs32(cg_log_cursor_and_limit());
+   UChar* slow;
+
+   at[0] = 0x48; at[1] = 0x8B; at[2] = 0x04; at[3] = 0x25;  /* mov cur,%rax */
+   at = put32(at + 4, cursor);
+   at[0] = 0x48; at[1] = 0x3B; at[2] = 0x04; at[3] = 0x25;  /* cmp lim,%rax */
+   at = put32(at + 4, cursor + sizeof(UWord));
+   slow = emit_jump(&at, CC_AE);
+   /* prefetchw 256(%rax): the lines a lap of the ring ago, for writing */
+   at[0] = 0x0F; at[1] = 0x0D; at[2] = 0x88;
+   at = put32(at + 3, 256);
+   *at_p = at;
+   return slow;
+}
+
+/* (%rax) = first; 8(%rax) = %second_reg | second_bits (second_reg < 0:
+   the constant alone); the cursor moves on by an entry. */
+static UChar* emit_append(UChar* at, UWord first, Int second_reg,
+                          UWord second_bits)
+{
+   at = emit_movabs(at, R10, first);
+   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x10;              /* mov %r10,(%rax) */
+   at += 3;
+   if (second_reg < 0) {
+      at = emit_movabs(at, R10, second_bits);
+      at[0] = 0x4C; at[1] = 0x89; at[2] = 0x50; at[3] = 8; /* mov %r10,8(%rax) */
+      at += 4;
+   } else if (second_bits == 0) {
+      at[0] = rex_w(second_reg, RAX); at[1] = 0x89;       /* mov %reg,8(%rax) */
+      at[2] = (UChar)(0x40 | (second_reg & 7) << 3); at[3] = 8;
+      at += 4;
+   } else {
+      at = emit_mov(at, R11, second_reg);
+      at = emit_movabs(at, R10, second_bits);
+      at[0] = 0x4D; at[1] = 0x09; at[2] = 0xD3;           /* or %r10,%r11 */
+      at[3] = 0x4C; at[4] = 0x89; at[5] = 0x58; at[6] = 8; /* mov %r11,8(%rax) */
+      at += 7;
+   }
+   at[0] = 0x48; at[1] = 0x83; at[2] = 0xC0; at[3] = 16;  /* add $16,%rax */
+   at[4] = 0x48; at[5] = 0x89; at[6] = 0x04; at[7] = 0x25; /* mov %rax,cur */
+   return put32(at + 8, abs32(cg_log_cursor_and_limit()));
+}
+
+/* The line of %r11 becomes its set's MRU line in the D1 mirror:
+   mirror[%r11 & slot_mask] = %r11 & line_mask. */
+static UChar* emit_touch_d1_line(UChar* at, const CacheLevel* d1)
+{
+   UWord slot_mask = d1->set_mask << d1->line_bits;
+   UWord line_mask = ~(((UWord)1 << d1->line_bits) - 1);
+
+   at = emit_mov(at, R10, R11);
+   at[0] = 0x41; at[1] = 0x81; at[2] = 0xE2;              /* and $s,%r10d */
+   at = put32(at + 3, (UInt)slot_mask);
+   at[0] = 0x49; at[1] = 0x81; at[2] = 0xE3;              /* and $l,%r11 */
+   at = put32(at + 3, (UInt)line_mask);
+   at[0] = 0x4D; at[1] = 0x89; at[2] = 0x9A;              /* mov %r11,m(%r10) */
+   return put32(at + 3, abs32(d1->mru));
+}
+
+static UChar* emit_fast_data_miss(UChar* at, const CacheLevel* d1,
+                                  Int addr_reg, const ColdOp* op)
+{
+   UWord last_offset = op->size - 1;
+
+   at = emit_mov(at, R11, addr_reg);
+   at = emit_touch_d1_line(at, d1);
+   if (last_offset > 0) {               /* lea last_offset(%addr),%r11 */
+      at[0] = (UChar)(0x4C | (addr_reg >= 8 ? 1 : 0)); at[1] = 0x8D;
+      at[2] = (UChar)(0x98 | (addr_reg & 7));
+      at = put32(at + 3, (UInt)last_offset);
+      at = emit_touch_d1_line(at, d1);
+   }
+   if (data_target(op->size) != TARGET_DATA_ANY)
+      return emit_append(at, op->word, addr_reg, 0);
+   return emit_append(at, op->word, addr_reg,
+                      (UWord)op->size << LOG_SIZE_SHIFT);
+}
+
+/* movq $value, slot (both known when the checker is made). */
+static UChar* emit_store_const(UChar* at, const UWord* slot, UWord value)
+{
+   if (value < 0x80000000UL) {
+      at[0] = 0x48; at[1] = 0xC7; at[2] = 0x04; at[3] = 0x25;
+      return put32(put32(at + 4, abs32(slot)), (UInt)value);
+   }
+   at = emit_movabs(at, R10, value);
+   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x14; at[3] = 0x25;
+   return put32(at + 4, abs32(slot));
+}
+
+static UChar* emit_fast_fetch_miss(UChar* at, const CacheLevel* i1,
+                                   const ColdOp* op)
+{
+   const InstrInfo* site = (const InstrInfo*)op->word;
+   UWord first = site->addr >> i1->line_bits;
+   UWord last  = (site->addr + site->len - 1) >> i1->line_bits;
+
+   at = emit_store_const(at, cg_cache_mru_slot(i1, first),
+                         cg_cache_mru_value(i1, first));
+   if (last != first)
+      at = emit_store_const(at, cg_cache_mru_slot(i1, last),
+                            cg_cache_mru_value(i1, last));
+   return emit_append(at, (UWord)site->cc | LOG_CODE_FETCH, -1,
+                      site->addr | ((UWord)site->len << LOG_SIZE_SHIFT));
+}
+
 /* cg_log_fetch_entry(first, second): the two words of the log entry. */
 static UChar* emit_fetch_call(UChar* at, const ColdOp* op)
 {
@@ -495,9 +613,17 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
    for (i = 0; i < n_ops; i++) {
       if (miss[i] == NULL)   /* no miss path: a branch */
          continue;
+      UChar* slow;
       patch_jump(miss[i], at);
       if (second_miss[i] != NULL)
          patch_jump(second_miss[i], at);
+      slow = emit_room_check(&at);
+      if (ops[i].kind == COLD_DATA)
+         at = emit_fast_data_miss(at, d1, arg_regs[ops[i].arg], &ops[i]);
+      else
+         at = emit_fast_fetch_miss(at, i1, &ops[i]);
+      patch_jump(emit_jump(&at, CC_ALWAYS), back[i]);
+      patch_jump(slow, at);
       at = emit_save(at, live_after[i]);
       if (ops[i].kind == COLD_DATA)
          at = emit_data_call(at, arg_regs[ops[i].arg], &ops[i]);

@@ -304,6 +304,13 @@ void cg_log_init(Bool enabled, Bool with_thread)
 
 Bool cg_log_enabled(void)          { return log_enabled; }
 
+/* Group checkers append in their own machine code while the current
+   chunk has room: they read and write these two words. */
+UWord* cg_log_cursor_and_limit(void)
+{
+   return (UWord*)&log;
+}
+
 
 /* Gives the current chunk to the simulator and moves to the next one,
    once that one is free. */

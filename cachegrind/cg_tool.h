@@ -375,6 +375,10 @@ Bool   cg_log_enabled(void);
 void   cg_log_drain(void);
 void   cg_log_register_fork_handlers(void);
 /* The MRU filters the helpers below keep (see cg_sim_i1_filter). */
+/* The log's cursor (next free entry) and limit (the current chunk's
+   end), two adjacent words; an append stores the entry's two words at
+   the cursor and moves it on by two, if it is below the limit. */
+UWord* cg_log_cursor_and_limit(void);
 void   cg_log_set_filters(const struct _CacheLevel* i1,
                           const struct _CacheLevel* d1);
 /* Helpers of compiled code, for accesses its MRU test did not settle:
