@@ -14,8 +14,9 @@
    In a checker a hit falls through (a not-taken jump needs no entry)
    and only a miss jumps, out of line, to code that does what the log
    helper the inline check would have called does (the MRU mirror's
-   update and the append), with no call while the log's chunk has
-   room, and calls that helper when it is full; then back.  The group's translation shrinks to one call with the data
+   update and the append): a near call of a routine shared by the
+   chunk, which saves nothing and calls C only when the log's chunk is
+   full; then back.  The group's translation shrinks to one call with the data
    addresses as arguments, which VEX also translates much faster, and
    the checker counts the group's run as well.
 
@@ -27,9 +28,13 @@
      per conditional branch (--branch-sim=yes; its outcome is one more
                  argument): the predictor's update, branch-free
      ret
-   and after it, miss_k: if the chunk has room, the mirror's update and
-   the append, jmp back; else save the argument registers later checks
-   still need, call the log helper, restore, jmp back.  The tests are exactly the
+   and after it, miss_k: the entry's words in %r10 and %r11 (for a
+   fetch, after two constant stores into the I1 mirror), call the
+   chunk's append or data<size> routine, jmp back.  (Accesses of other
+   sizes save the argument registers later checks still need and call
+   the log helper.)  Keeping miss paths this small matters as much as
+   avoiding the call: with the whole append inline at every miss path,
+   cc1's checkers took 104 MB instead of 33 and it ran slower.  The tests are exactly the
    inline ones (cg_deliver.c, not_mru_const and not_mru_access) and the
    cold helpers' (cg_tier.c).
 
@@ -47,18 +52,18 @@
 #if defined(VGA_amd64)
 
 #define CHUNK_BYTES   (1 << 20)
-#define TABLE_BYTES   64
+#define TABLE_BYTES   128
 /* Bounds for one checker of MAX_CHECKER_OPS operations: its hit path
    and its miss paths. */
 #define MAX_HIT_BYTES  4096
-#define MAX_MISS_BYTES 8192
+#define MAX_MISS_BYTES 4096
 
 /* The helpers miss paths call.  Each chunk starts with a copy of this
    table, so that a call reaches its helper's address with a 32-bit
    RIP-relative displacement wherever the chunk is. */
 typedef enum {
    TARGET_FETCH, TARGET_DATA1, TARGET_DATA2, TARGET_DATA4, TARGET_DATA8,
-   TARGET_DATA16, TARGET_DATA32, TARGET_DATA_ANY, N_TARGETS
+   TARGET_DATA16, TARGET_DATA32, TARGET_DATA_ANY, TARGET_APPEND, N_TARGETS
 } Target;
 
 static UChar* chunk;          /* current chunk */
@@ -83,6 +88,7 @@ static void* target_address(Target t)
    case TARGET_DATA16:   return (void*)cg_log_stub_data16;
    case TARGET_DATA32:   return (void*)cg_log_stub_data32;
    case TARGET_DATA_ANY: return (void*)cg_log_data;
+   case TARGET_APPEND:   return (void*)cg_log_append_words;
    default:              tl_assert(0);
    }
    return NULL; /* not reached */
@@ -105,6 +111,7 @@ static void new_chunk(void)
 {
    Int t;
 
+   tl_assert(N_TARGETS * sizeof(void*) <= TABLE_BYTES);
    chunk = VG_(am_shadow_alloc)(CHUNK_BYTES);
    if (chunk == NULL)
       VG_(out_of_memory_NORETURN)("cachegrind: group checkers", CHUNK_BYTES);
@@ -416,132 +423,6 @@ static UChar* emit_restore(UChar* at, UInt live)
    return emit_pop(at, RBP);
 }
 
-/* What the log helpers do (cg_log.c, touch_i1 / touch_d1 and append),
-   in machine code, so that a miss costs no call while the log's chunk
-   has room.  Only %rax, %r10 and %r11 are used: the argument registers
-   may still hold later checks' addresses.  Returns where the jump to
-   the slow path (the helper's call) goes, taken when the chunk is
-   full; then nothing has been stored. */
-static UChar* emit_room_check(UChar** at_p)
-{
-   UChar* at = *at_p;
-   UInt cursor = abs32(cg_log_cursor_and_limit());
-   UChar* slow;
-
-   at[0] = 0x48; at[1] = 0x8B; at[2] = 0x04; at[3] = 0x25;  /* mov cur,%rax */
-   at = put32(at + 4, cursor);
-   at[0] = 0x48; at[1] = 0x3B; at[2] = 0x04; at[3] = 0x25;  /* cmp lim,%rax */
-   at = put32(at + 4, cursor + sizeof(UWord));
-   slow = emit_jump(&at, CC_AE);
-   /* prefetchw 256(%rax): the lines a lap of the ring ago, for writing */
-   at[0] = 0x0F; at[1] = 0x0D; at[2] = 0x88;
-   at = put32(at + 3, 256);
-   *at_p = at;
-   return slow;
-}
-
-/* (%rax) = first; 8(%rax) = %second_reg | second_bits (second_reg < 0:
-   the constant alone); the cursor moves on by an entry. */
-static UChar* emit_append(UChar* at, UWord first, Int second_reg,
-                          UWord second_bits)
-{
-   at = emit_movabs(at, R10, first);
-   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x10;              /* mov %r10,(%rax) */
-   at += 3;
-   if (second_reg < 0) {
-      at = emit_movabs(at, R10, second_bits);
-      at[0] = 0x4C; at[1] = 0x89; at[2] = 0x50; at[3] = 8; /* mov %r10,8(%rax) */
-      at += 4;
-   } else if (second_bits == 0) {
-      at[0] = rex_w(second_reg, RAX); at[1] = 0x89;       /* mov %reg,8(%rax) */
-      at[2] = (UChar)(0x40 | (second_reg & 7) << 3); at[3] = 8;
-      at += 4;
-   } else {
-      at = emit_mov(at, R11, second_reg);
-      at = emit_movabs(at, R10, second_bits);
-      at[0] = 0x4D; at[1] = 0x09; at[2] = 0xD3;           /* or %r10,%r11 */
-      at[3] = 0x4C; at[4] = 0x89; at[5] = 0x58; at[6] = 8; /* mov %r11,8(%rax) */
-      at += 7;
-   }
-   at[0] = 0x48; at[1] = 0x83; at[2] = 0xC0; at[3] = 16;  /* add $16,%rax */
-   at[4] = 0x48; at[5] = 0x89; at[6] = 0x04; at[7] = 0x25; /* mov %rax,cur */
-   return put32(at + 8, abs32(cg_log_cursor_and_limit()));
-}
-
-/* The line of %r11 becomes its set's MRU line in the D1 mirror:
-   mirror[%r11 & slot_mask] = %r11 & line_mask. */
-static UChar* emit_touch_d1_line(UChar* at, const CacheLevel* d1)
-{
-   UWord slot_mask = d1->set_mask << d1->line_bits;
-   UWord line_mask = ~(((UWord)1 << d1->line_bits) - 1);
-
-   at = emit_mov(at, R10, R11);
-   at[0] = 0x41; at[1] = 0x81; at[2] = 0xE2;              /* and $s,%r10d */
-   at = put32(at + 3, (UInt)slot_mask);
-   at[0] = 0x49; at[1] = 0x81; at[2] = 0xE3;              /* and $l,%r11 */
-   at = put32(at + 3, (UInt)line_mask);
-   at[0] = 0x4D; at[1] = 0x89; at[2] = 0x9A;              /* mov %r11,m(%r10) */
-   return put32(at + 3, abs32(d1->mru));
-}
-
-static UChar* emit_fast_data_miss(UChar* at, const CacheLevel* d1,
-                                  Int addr_reg, const ColdOp* op)
-{
-   UWord last_offset = op->size - 1;
-
-   at = emit_mov(at, R11, addr_reg);
-   at = emit_touch_d1_line(at, d1);
-   if (last_offset > 0) {               /* lea last_offset(%addr),%r11 */
-      at[0] = (UChar)(0x4C | (addr_reg >= 8 ? 1 : 0)); at[1] = 0x8D;
-      at[2] = (UChar)(0x98 | (addr_reg & 7));
-      at = put32(at + 3, (UInt)last_offset);
-      at = emit_touch_d1_line(at, d1);
-   }
-   if (data_target(op->size) != TARGET_DATA_ANY)
-      return emit_append(at, op->word, addr_reg, 0);
-   return emit_append(at, op->word, addr_reg,
-                      (UWord)op->size << LOG_SIZE_SHIFT);
-}
-
-/* movq $value, slot (both known when the checker is made). */
-static UChar* emit_store_const(UChar* at, const UWord* slot, UWord value)
-{
-   if (value < 0x80000000UL) {
-      at[0] = 0x48; at[1] = 0xC7; at[2] = 0x04; at[3] = 0x25;
-      return put32(put32(at + 4, abs32(slot)), (UInt)value);
-   }
-   at = emit_movabs(at, R10, value);
-   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x14; at[3] = 0x25;
-   return put32(at + 4, abs32(slot));
-}
-
-static UChar* emit_fast_fetch_miss(UChar* at, const CacheLevel* i1,
-                                   const ColdOp* op)
-{
-   const InstrInfo* site = (const InstrInfo*)op->word;
-   UWord first = site->addr >> i1->line_bits;
-   UWord last  = (site->addr + site->len - 1) >> i1->line_bits;
-
-   at = emit_store_const(at, cg_cache_mru_slot(i1, first),
-                         cg_cache_mru_value(i1, first));
-   if (last != first)
-      at = emit_store_const(at, cg_cache_mru_slot(i1, last),
-                            cg_cache_mru_value(i1, last));
-   return emit_append(at, (UWord)site->cc | LOG_CODE_FETCH, -1,
-                      site->addr | ((UWord)site->len << LOG_SIZE_SHIFT));
-}
-
-/* cg_log_fetch_entry(first, second): the two words of the log entry. */
-static UChar* emit_fetch_call(UChar* at, const ColdOp* op)
-{
-   const InstrInfo* site = (const InstrInfo*)op->word;
-
-   at = emit_movabs(at, RDI, (UWord)site->cc | LOG_CODE_FETCH);
-   at = emit_movabs(at, RSI, site->addr
-                             | ((UWord)site->len << LOG_SIZE_SHIFT));
-   return emit_call(at, TARGET_FETCH);
-}
-
 /* cg_log_stub_data<size>(addr, entry), or cg_log_data(entry, addr,
    size) for other sizes.  The address moves first, before the
    register it may be in is loaded with a constant. */
@@ -562,6 +443,174 @@ static UChar* emit_data_call(UChar* at, Int addr_reg, const ColdOp* op)
    return emit_call(at, t);
 }
 
+/* movq $value, slot (both known when the checker is made). */
+static UChar* emit_store_const(UChar* at, const UWord* slot, UWord value)
+{
+   if (value < 0x80000000UL) {
+      at[0] = 0x48; at[1] = 0xC7; at[2] = 0x04; at[3] = 0x25;
+      return put32(put32(at + 4, abs32(slot)), (UInt)value);
+   }
+   at = emit_movabs(at, R10, value);
+   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x14; at[3] = 0x25;
+   return put32(at + 4, abs32(slot));
+}
+
+/*------------------------------------------------------------*/
+/*--- Each chunk's shared miss routines                    ---*/
+/*------------------------------------------------------------*/
+
+/* What a log helper does (cg_log.c: the MRU filter's update, then the
+   append), as routines a miss path calls near, with no frame and no
+   register saved: they use only %rax, %r10 and %r11 (the argument
+   registers may hold later checks' addresses), and call C only when
+   the chunk is full.  One copy per chunk, reached with rel32 calls.
+
+   append:    %r10, %r11 = the entry's two words.
+   data<N>:   %r10 = the entry's first word, %r11 = the address of an
+              N-byte access; its first and last lines become MRU in the
+              D1 mirror, then append. */
+#define N_DATA_ROUTINES 6
+static const UWord data_routine_sizes[N_DATA_ROUTINES] = { 1, 2, 4, 8, 16, 32 };
+static UChar* append_routine;
+static UChar* data_routines[N_DATA_ROUTINES];
+
+static UChar* emit_append_routine(UChar* at)
+{
+   UInt cursor = abs32(cg_log_cursor_and_limit());
+   UChar* full;
+
+   at[0] = 0x48; at[1] = 0x8B; at[2] = 0x04; at[3] = 0x25;  /* mov cur,%rax */
+   at = put32(at + 4, cursor);
+   at[0] = 0x48; at[1] = 0x3B; at[2] = 0x04; at[3] = 0x25;  /* cmp lim,%rax */
+   at = put32(at + 4, cursor + sizeof(UWord));
+   full = emit_jump(&at, CC_AE);
+   /* prefetchw 256(%rax): lines a lap of the ring ago, for writing */
+   at[0] = 0x0F; at[1] = 0x0D; at[2] = 0x88;
+   at = put32(at + 3, 256);
+   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x10;              /* mov %r10,(%rax) */
+   at[3] = 0x4C; at[4] = 0x89; at[5] = 0x58; at[6] = 8;   /* mov %r11,8(%rax) */
+   at[7] = 0x48; at[8] = 0x83; at[9] = 0xC0; at[10] = 16; /* add $16,%rax */
+   at[11] = 0x48; at[12] = 0x89; at[13] = 0x04; at[14] = 0x25;
+   at = put32(at + 15, cursor);                           /* mov %rax,cur */
+   *at++ = 0xC3;
+   /* Full: cg_log_append_words(%r10, %r11), every argument register
+      kept. */
+   patch_jump(full, at);
+   at = emit_save(at, (1u << MAX_CHECKER_ADDRS) - 1);
+   at = emit_mov(at, RDI, R10);
+   at = emit_mov(at, RSI, R11);
+   at = emit_call(at, TARGET_APPEND);
+   at = emit_restore(at, (1u << MAX_CHECKER_ADDRS) - 1);
+   *at++ = 0xC3;
+   return at;
+}
+
+/* The line of %r11 becomes its set's MRU line in the D1 mirror:
+   mirror[%r11 & slot_mask] = %r11 & line_mask, through %rax and %r10
+   (whose entry word is kept on the stack meanwhile). */
+static UChar* emit_touch_d1_line(UChar* at, const CacheLevel* d1, Int line)
+{
+   UWord slot_mask = d1->set_mask << d1->line_bits;
+   UWord line_mask = ~(((UWord)1 << d1->line_bits) - 1);
+
+   at = emit_mov(at, RAX, line);
+   *at++ = 0x25;                                          /* and $s,%eax */
+   at = put32(at, (UInt)slot_mask);
+   at = emit_mov(at, R10, line);
+   at[0] = 0x49; at[1] = 0x81; at[2] = 0xE2;              /* and $l,%r10 */
+   at = put32(at + 3, (UInt)line_mask);
+   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x90;              /* mov %r10,m(%rax) */
+   return put32(at + 3, abs32(d1->mru));
+}
+
+static UChar* emit_data_routine(UChar* at, const CacheLevel* d1, UWord size)
+{
+   at = emit_push(at, R10);
+   at = emit_touch_d1_line(at, d1, R11);
+   if (size > 1) {
+      /* lea size-1(%r11),%r10, then the same for that line; %r11 stays */
+      at = emit_push(at, R11);
+      at[0] = 0x4D; at[1] = 0x8D; at[2] = 0x9B;           /* lea d(%r11),%r11 */
+      at = put32(at + 3, (UInt)(size - 1));
+      at = emit_touch_d1_line(at, d1, R11);
+      at = emit_pop(at, R11);
+   }
+   at = emit_pop(at, R10);
+   /* then append: the same code as the append routine, jumped to */
+   patch_jump(emit_jump(&at, CC_ALWAYS), append_routine);
+   return at;
+}
+
+static void emit_miss_routines(const CacheLevel* d1)
+{
+   UChar* at = chunk + chunk_used;
+   Int i;
+
+   append_routine = at;
+   at = emit_append_routine(at);
+   for (i = 0; i < N_DATA_ROUTINES; i++) {
+      data_routines[i] = at;
+      at = emit_data_routine(at, d1, data_routine_sizes[i]);
+   }
+   chunk_used = (at - chunk + 15) & ~(SizeT)15;
+}
+
+static UChar* data_routine_for(UWord size)
+{
+   Int i;
+   for (i = 0; i < N_DATA_ROUTINES; i++)
+      if (data_routine_sizes[i] == size)
+         return data_routines[i];
+   return NULL;
+}
+
+/* call rel32 */
+static UChar* emit_near_call(UChar* at, const UChar* target)
+{
+   UChar* field;
+
+   *at++ = 0xE8;
+   field = at;
+   at += 4;
+   patch_jump(field, target);
+   return at;
+}
+
+/* A miss path: the routine's call, or for other sizes than the
+   routines', the log helper's call with the argument registers that
+   later checks need saved around it. */
+static UChar* emit_miss_path(UChar* at, const CacheLevel* i1,
+                             const ColdOp* op, UInt live_after)
+{
+   if (op->kind == COLD_DATA) {
+      Int addr_reg = arg_regs[op->arg];
+      UChar* routine = data_routine_for(op->size);
+      if (routine != NULL) {
+         at = emit_movabs(at, R10, op->word);
+         at = emit_mov(at, R11, addr_reg);
+         return emit_near_call(at, routine);
+      }
+      at = emit_save(at, live_after);
+      at = emit_data_call(at, addr_reg, op);
+      return emit_restore(at, live_after);
+   } else {
+      const InstrInfo* site = (const InstrInfo*)op->word;
+      UWord first = site->addr >> i1->line_bits;
+      UWord last  = (site->addr + site->len - 1) >> i1->line_bits;
+
+      /* touch_i1: constants both */
+      at = emit_store_const(at, cg_cache_mru_slot(i1, first),
+                            cg_cache_mru_value(i1, first));
+      if (last != first)
+         at = emit_store_const(at, cg_cache_mru_slot(i1, last),
+                               cg_cache_mru_value(i1, last));
+      at = emit_movabs(at, R10, (UWord)site->cc | LOG_CODE_FETCH);
+      at = emit_movabs(at, R11, site->addr
+                                | ((UWord)site->len << LOG_SIZE_SHIFT));
+      return emit_near_call(at, append_routine);
+   }
+}
+
 /*------------------------------------------------------------*/
 /*--- Checkers                                             ---*/
 /*------------------------------------------------------------*/
@@ -580,8 +629,10 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
 
    tl_assert(n_ops > 0 && n_ops <= MAX_CHECKER_OPS);
    if (chunk == NULL
-       || chunk_used + MAX_HIT_BYTES + MAX_MISS_BYTES > CHUNK_BYTES)
+       || chunk_used + MAX_HIT_BYTES + MAX_MISS_BYTES > CHUNK_BYTES) {
       new_chunk();
+      emit_miss_routines(d1);
+   }
 
    /* The address registers that later checks still need. */
    for (i = n_ops; i-- > 0; ) {
@@ -613,23 +664,10 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
    for (i = 0; i < n_ops; i++) {
       if (miss[i] == NULL)   /* no miss path: a branch */
          continue;
-      UChar* slow;
       patch_jump(miss[i], at);
       if (second_miss[i] != NULL)
          patch_jump(second_miss[i], at);
-      slow = emit_room_check(&at);
-      if (ops[i].kind == COLD_DATA)
-         at = emit_fast_data_miss(at, d1, arg_regs[ops[i].arg], &ops[i]);
-      else
-         at = emit_fast_fetch_miss(at, i1, &ops[i]);
-      patch_jump(emit_jump(&at, CC_ALWAYS), back[i]);
-      patch_jump(slow, at);
-      at = emit_save(at, live_after[i]);
-      if (ops[i].kind == COLD_DATA)
-         at = emit_data_call(at, arg_regs[ops[i].arg], &ops[i]);
-      else
-         at = emit_fetch_call(at, &ops[i]);
-      at = emit_restore(at, live_after[i]);
+      at = emit_miss_path(at, i1, &ops[i], live_after[i]);
       patch_jump(emit_jump(&at, CC_ALWAYS), back[i]);
    }
    tl_assert(at - misses <= MAX_MISS_BYTES);

@@ -488,6 +488,13 @@ static inline void append(UWord first, UWord second)
    log.cursor = at + 2;
 }
 
+/* The append alone: group checkers update the mirror themselves and
+   call this when the chunk is full. */
+VG_REGPARM(2) void cg_log_append_words(UWord first, UWord second)
+{
+   append(first, second);
+}
+
 /* The first and last lines of [addr, addr+size) become MRU (without a
    straddle both stores write the same slot).  The filter's fields are
    read into locals first: the compiler cannot tell that the first store

@@ -379,6 +379,9 @@ void   cg_log_register_fork_handlers(void);
    end), two adjacent words; an append stores the entry's two words at
    the cursor and moves it on by two, if it is below the limit. */
 UWord* cg_log_cursor_and_limit(void);
+/* Appends an entry (making room if the chunk is full), without the
+   helpers' update of the MRU filter. */
+VG_REGPARM(2) void cg_log_append_words(UWord first, UWord second);
 void   cg_log_set_filters(const struct _CacheLevel* i1,
                           const struct _CacheLevel* d1);
 /* Helpers of compiled code, for accesses its MRU test did not settle:
