@@ -52,7 +52,7 @@
 #if defined(VGA_amd64)
 
 #define CHUNK_BYTES   (1 << 20)
-#define TABLE_BYTES   128
+#define TABLE_BYTES   64
 /* Bounds for one checker of MAX_CHECKER_OPS operations: its hit path
    and its miss paths. */
 #define MAX_HIT_BYTES  4096
@@ -62,8 +62,7 @@
    table, so that a call reaches its helper's address with a 32-bit
    RIP-relative displacement wherever the chunk is. */
 typedef enum {
-   TARGET_FETCH, TARGET_DATA1, TARGET_DATA2, TARGET_DATA4, TARGET_DATA8,
-   TARGET_DATA16, TARGET_DATA32, TARGET_DATA_ANY, TARGET_APPEND, N_TARGETS
+   TARGET_DATA_ANY, TARGET_APPEND, N_TARGETS
 } Target;
 
 static UChar* chunk;          /* current chunk */
@@ -80,31 +79,11 @@ static const Int arg_regs[MAX_CHECKER_ADDRS] = { RDI, RSI, RDX, RCX, R8, R9 };
 static void* target_address(Target t)
 {
    switch (t) {
-   case TARGET_FETCH:    return (void*)cg_log_fetch_entry;
-   case TARGET_DATA1:    return (void*)cg_log_stub_data1;
-   case TARGET_DATA2:    return (void*)cg_log_stub_data2;
-   case TARGET_DATA4:    return (void*)cg_log_stub_data4;
-   case TARGET_DATA8:    return (void*)cg_log_stub_data8;
-   case TARGET_DATA16:   return (void*)cg_log_stub_data16;
-   case TARGET_DATA32:   return (void*)cg_log_stub_data32;
    case TARGET_DATA_ANY: return (void*)cg_log_data;
    case TARGET_APPEND:   return (void*)cg_log_append_words;
    default:              tl_assert(0);
    }
    return NULL; /* not reached */
-}
-
-static Target data_target(UWord size)
-{
-   switch (size) {
-   case 1:  return TARGET_DATA1;
-   case 2:  return TARGET_DATA2;
-   case 4:  return TARGET_DATA4;
-   case 8:  return TARGET_DATA8;
-   case 16: return TARGET_DATA16;
-   case 32: return TARGET_DATA32;
-   default: return TARGET_DATA_ANY;
-   }
 }
 
 static void new_chunk(void)
@@ -423,24 +402,16 @@ static UChar* emit_restore(UChar* at, UInt live)
    return emit_pop(at, RBP);
 }
 
-/* cg_log_stub_data<size>(addr, entry), or cg_log_data(entry, addr,
-   size) for other sizes.  The address moves first, before the
-   register it may be in is loaded with a constant. */
+/* cg_log_data(entry, addr, size), for accesses of a size without a
+   data routine.  The address moves first, before the register it may
+   be in is loaded with a constant. */
 static UChar* emit_data_call(UChar* at, Int addr_reg, const ColdOp* op)
 {
-   Target t = data_target(op->size);
-
-   if (t != TARGET_DATA_ANY) {
-      if (addr_reg != RDI)
-         at = emit_mov(at, RDI, addr_reg);
-      at = emit_movabs(at, RSI, op->word);
-   } else {
-      if (addr_reg != RSI)
-         at = emit_mov(at, RSI, addr_reg);
-      at = emit_movabs(at, RDI, op->word);
-      at = emit_movabs(at, RDX, op->size);
-   }
-   return emit_call(at, t);
+   if (addr_reg != RSI)
+      at = emit_mov(at, RSI, addr_reg);
+   at = emit_movabs(at, RDI, op->word);
+   at = emit_movabs(at, RDX, op->size);
+   return emit_call(at, TARGET_DATA_ANY);
 }
 
 /* movq $value, slot (both known when the checker is made). */

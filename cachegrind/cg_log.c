@@ -541,30 +541,14 @@ VG_REGPARM(1) void cg_log_fetch(const InstrInfo* ii)
           ii->addr | (ii->len << LOG_SIZE_SHIFT));
 }
 
-/* The same, from the two words: what a group checker passes. */
-VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second)
-{
-   touch_i1(second & LOG_ADDR_MASK, second >> LOG_SIZE_SHIFT);
-   append(first, second);
-}
-
-/* `entry` is (cost centre | the access's code).  Two entry points per
-   size: the cold helpers pass the entry first; group checkers
-   (cg_checkers.c) pass the address first, where compiled code gave it
-   to them, and the entry second. */
+/* `entry` is (cost centre | the access's code).  For the cold
+   helpers; group checkers do the same in their chunk's routines
+   (cg_checkers.c). */
 #define SIZED_LOG_HELPERS(n)                                             \
-   static inline void log_data##n(UWord entry, Addr addr)                \
+   VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr)             \
    {                                                                     \
       touch_d1(addr, n);                                                 \
       append(entry, addr);                                               \
-   }                                                                     \
-   VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr)             \
-   {                                                                     \
-      log_data##n(entry, addr);                                          \
-   }                                                                     \
-   VG_REGPARM(2) void cg_log_stub_data##n(Addr addr, UWord entry)        \
-   {                                                                     \
-      log_data##n(entry, addr);                                          \
    }
 
 SIZED_LOG_HELPERS(1)

@@ -399,18 +399,6 @@ CG_DECLARE_SIZED_LOG_HELPERS(4)
 CG_DECLARE_SIZED_LOG_HELPERS(8)
 CG_DECLARE_SIZED_LOG_HELPERS(16)
 CG_DECLARE_SIZED_LOG_HELPERS(32)
-/* The same, called by group checkers (cg_checkers.c) with the
-   constant words: a fetch's two log words; a data access's address,
-   then its entry. */
-VG_REGPARM(2) void cg_log_fetch_entry(UWord first, UWord second);
-#define CG_DECLARE_STUB_LOG_HELPERS(n)                                   \
-   VG_REGPARM(2) void cg_log_stub_data##n(Addr addr, UWord entry);
-CG_DECLARE_STUB_LOG_HELPERS(1)
-CG_DECLARE_STUB_LOG_HELPERS(2)
-CG_DECLARE_STUB_LOG_HELPERS(4)
-CG_DECLARE_STUB_LOG_HELPERS(8)
-CG_DECLARE_STUB_LOG_HELPERS(16)
-CG_DECLARE_STUB_LOG_HELPERS(32)
 void   cg_log_print_stats(void);
 
 /*------------------------------------------------------------*/
