@@ -40,6 +40,12 @@ static UWord* alloc_mru_mirror(SizeT n_bytes)
    return mirror;
 }
 
+Bool cg_cache_static_mirror_fits(SizeT bytes)
+{
+   return static_mru_used * sizeof(UWord) + bytes
+          <= STATIC_MRU_WORDS * sizeof(UWord);
+}
+
 /* All slots zero: block 0 (address 0), as the all-zero tags say. */
 static void init_mirror(CacheLevel* level, MirrorLayout layout)
 {

@@ -51,6 +51,10 @@ typedef struct _CacheLevel {
 typedef enum { MIRROR_NONE, MIRROR_BY_BLOCK, MIRROR_BY_LINE_ADDR }
    MirrorLayout;
 
+/* Whether mirrors of `bytes` in all still fit the tool's static data
+   (else they are allocated, above the 32-bit address space). */
+Bool cg_cache_static_mirror_fits(SizeT bytes);
+
 /* `addr_bits`: the addresses simulated have at most this many bits
    (0: any). */
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,

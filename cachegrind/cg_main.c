@@ -43,7 +43,9 @@ static Int min3(Int a, Int b, Int c)
    cg_deliver.c), and its entries 64-bit addresses with spare top bits.
    With lines of 256 bytes or more, an access can be 256 bytes long,
    which the model's 8-bit size turns into 0 and Cachegrind 3.19 into a
-   panic: that must happen in the client's thread, not the simulator's. */
+   panic: that must happen in the client's thread, not the simulator's.
+   Group checkers (used with the log) need the MRU mirrors in the tool's
+   static data, which holds those of L1s up to a few MB. */
 static Bool access_log_applies(void)
 {
 #if defined(VGA_amd64)
@@ -51,7 +53,8 @@ static Bool access_log_applies(void)
           && !cg_intervals_enabled()
           && sim_I1.size > sim_I1.line_size * sim_I1.assoc
           && sim_D1.size > sim_D1.line_size * sim_D1.assoc
-          && min3(sim_I1.line_size, sim_D1.line_size, sim_LL.line_size) < 256;
+          && min3(sim_I1.line_size, sim_D1.line_size, sim_LL.line_size) < 256
+          && cg_sim_mirrors_fit_static_data(&sim_I1, &sim_D1);
 #else
    return False;
 #endif

@@ -20,6 +20,17 @@ static CacheLevel I1, D1, LL;
    simulated either way, but only collected misses are counted. */
 static const UWord* collecting;
 
+Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* i1,
+                                    const CacheGeometry* d1)
+{
+   SizeT i1_sets = i1->size / (i1->line_size * i1->assoc);
+   SizeT d1_sets = d1->size / (d1->line_size * d1->assoc);
+
+   /* The layouts cg_sim_init asks for (cg_cache.h) */
+   return cg_cache_static_mirror_fits(i1_sets * sizeof(UWord)
+                                      + d1_sets * d1->line_size);
+}
+
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                  const CacheGeometry* ll, Bool with_log)
 {

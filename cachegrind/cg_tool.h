@@ -258,6 +258,10 @@ Addr* cg_branch_ind_slot(Addr instr_addr);
 
 /* `with_log`: compiled code keeps the MRU filters and logs the rest
    (cg_log.c); else it calls the helpers below. */
+/* Whether the L1s' MRU mirrors fit the tool's static data, where the
+   group checkers (cg_checkers.c) reach them with 32-bit addresses. */
+Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* I1,
+                                    const CacheGeometry* D1);
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
                  const CacheGeometry* LL, Bool with_log);
 

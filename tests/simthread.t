@@ -108,6 +108,18 @@ for my $case (['--toggle-collect=main'], ['--interval-size=100000'], ['--cache-s
                       [], common => \@geom, expect_files => 1);
 }
 
+# L1s whose MRU mirrors do not fit the tool's static data, where group
+# checkers address them with 32 bits: the log is off (these crashed in
+# an assertion before).  Same counts as the reference.
+for my $geom (['--D1=8388608,8,64'], ['--I1=8388608,8,64']) {
+    my $res = run_ours(['--stats=yes', @$geom], [$progs->{'matrix_walk-O2'}]);
+    is(_status($res), 'exit 0', "@$geom: runs");
+    like(join("\n", log_lines($res->{stderr})), qr/^access log: off$/,
+         "@$geom: the log is off");
+    matches_reference("@$geom: same as the reference", [$progs->{'matrix_walk-O2'}],
+                      [], common => $geom, expect_files => 1);
+}
+
 # An LL whose narrow tags could not hold every 56-bit address (8192
 # sets of 64 bytes) keeps full-width tags with the log: the simulator
 # thread must never switch (that allocates).  Same counts either way.
