@@ -477,36 +477,56 @@ static UChar* emit_append_routine(UChar* at)
 }
 
 /* The line of %r11 becomes its set's MRU line in the D1 mirror:
-   mirror[%r11 & slot_mask] = %r11 & line_mask, through %rax and %r10
-   (whose entry word is kept on the stack meanwhile). */
-static UChar* emit_touch_d1_line(UChar* at, const CacheLevel* d1, Int line)
+   mirror[%r11 & slot_mask] = %r11 & line_mask, the mask applied in
+   memory so that only %rax is needed. */
+static UChar* emit_touch_d1_line(UChar* at, const CacheLevel* d1)
 {
    UWord slot_mask = d1->set_mask << d1->line_bits;
-   UWord line_mask = ~(((UWord)1 << d1->line_bits) - 1);
+   Long line_mask = -((Long)1 << d1->line_bits);
+   UInt mru = abs32(d1->mru);
 
-   at = emit_mov(at, RAX, line);
+   tl_assert(line_mask >= -0x80000000L);
+   at = emit_mov(at, RAX, R11);
    *at++ = 0x25;                                          /* and $s,%eax */
    at = put32(at, (UInt)slot_mask);
-   at = emit_mov(at, R10, line);
-   at[0] = 0x49; at[1] = 0x81; at[2] = 0xE2;              /* and $l,%r10 */
-   at = put32(at + 3, (UInt)line_mask);
-   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x90;              /* mov %r10,m(%rax) */
-   return put32(at + 3, abs32(d1->mru));
+   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x98;              /* mov %r11,m(%rax) */
+   at = put32(at + 3, mru);
+   if (line_mask >= -0x80) {                              /* andq $l,m(%rax) */
+      at[0] = 0x48; at[1] = 0x83; at[2] = 0xA0;
+      at = put32(at + 3, mru);
+      *at++ = (UChar)line_mask;
+      return at;
+   }
+   at[0] = 0x48; at[1] = 0x81; at[2] = 0xA0;
+   at = put32(at + 3, mru);
+   return put32(at, (UInt)line_mask);
 }
 
+/* The line of %r11 is touched; if the access's last byte is on the
+   next line (rare: a predictable branch, cheaper than touching the
+   last line's slot every time), that line too; then append. */
 static UChar* emit_data_routine(UChar* at, const CacheLevel* d1, UWord size)
 {
-   at = emit_push(at, R10);
-   at = emit_touch_d1_line(at, d1, R11);
+   Long line_mask = -((Long)1 << d1->line_bits);
+   UChar* straddles;
+
+   at = emit_touch_d1_line(at, d1);
    if (size > 1) {
-      /* lea size-1(%r11),%r10, then the same for that line; %r11 stays */
-      at = emit_push(at, R11);
-      at[0] = 0x4D; at[1] = 0x8D; at[2] = 0x9B;           /* lea d(%r11),%r11 */
+      at[0] = 0x49; at[1] = 0x8D; at[2] = 0x83;          /* lea d(%r11),%rax */
       at = put32(at + 3, (UInt)(size - 1));
-      at = emit_touch_d1_line(at, d1, R11);
+      at[0] = 0x4C; at[1] = 0x31; at[2] = 0xD8;          /* xor %r11,%rax */
+      at[3] = 0x48; at[4] = 0xA9;                        /* test $l,%rax */
+      at = put32(at + 5, (UInt)line_mask);
+      straddles = emit_jump(&at, CC_NE);
+      patch_jump(emit_jump(&at, CC_ALWAYS), append_routine);
+      /* the last line, through %r11 meanwhile moved there */
+      patch_jump(straddles, at);
+      at = emit_push(at, R11);
+      at[0] = 0x49; at[1] = 0x83; at[2] = 0xC3; at[3] = (UChar)(size - 1);
+      at += 4;                                           /* add $d,%r11 */
+      at = emit_touch_d1_line(at, d1);
       at = emit_pop(at, R11);
    }
-   at = emit_pop(at, R10);
    /* then append: the same code as the append routine, jumped to */
    patch_jump(emit_jump(&at, CC_ALWAYS), append_routine);
    return at;
