@@ -369,6 +369,44 @@ static void piece_free(void* piece, SizeT bytes)
    free_pieces[units] = fp;
 }
 
+/* Groups' execution counters, apart from the groups: the group
+   checkers add to one at every run, and a translation's few counters
+   then share a cache line instead of taking one each (the group
+   records they were in are as long as their count lists). */
+#define COUNTER_CHUNK_WORDS 4096
+
+static ULong*     counter_next;
+static UInt       counters_left;
+static FreePiece* free_counters;
+
+static ULong* counter_alloc(void)
+{
+   ULong* counter;
+
+   if (free_counters != NULL) {
+      counter = (ULong*)free_counters;
+      free_counters = free_counters->next;
+   } else {
+      if (counters_left == 0) {
+         counter_next = VG_(malloc)("cg.costs.counters",
+                                    COUNTER_CHUNK_WORDS * sizeof(ULong));
+         counters_left = COUNTER_CHUNK_WORDS;
+      }
+      counter = counter_next++;
+      counters_left--;
+   }
+   *counter = 0;
+   return counter;
+}
+
+static void counter_free(ULong* counter)
+{
+   FreePiece* fp = (FreePiece*)counter;
+
+   fp->next = free_counters;
+   free_counters = fp;
+}
+
 static SizeT block_bytes(UInt n_fetch_sites)
 {
    return sizeof(BlockInfo) + n_fetch_sites * sizeof(InstrInfo);
@@ -406,7 +444,7 @@ EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
    EventGroup* group = piece_alloc("cg.costs.group", group_bytes(n_items));
    UInt i;
 
-   group->executions = 0;
+   group->executions = counter_alloc();
    group->n_counts = n_items;
    for (i = 0; i < n_items; i++) {
       tl_assert(items[i].times <= 0xFFFF);
@@ -449,14 +487,15 @@ static void fold_block(BlockInfo* block)
    UInt i;
 
    for (group = block->groups; group != NULL; group = group->next) {
-      if (group->executions == 0)
+      ULong executions = *group->executions;
+      if (executions == 0)
          continue;
       for (i = 0; i < group->n_counts; i++) {
          const GroupCount* item = &group->counts[i];
          cc_by_index[item->cc_index]->count[item->event]
-            += group->executions * item->times;
+            += executions * item->times;
       }
-      group->executions = 0;
+      *group->executions = 0;
    }
 }
 
@@ -472,6 +511,7 @@ static void free_block(BlockInfo* block)
    }
    while (group != NULL) {
       EventGroup* next = group->next;
+      counter_free(group->executions);
       piece_free(group, group_bytes(group->n_counts));
       group = next;
    }

@@ -178,7 +178,7 @@ static void emit_group_counter(Delivery* d, EventGroup* group)
 {
    IRExpr *counter_addr, *old, *new;
 
-   counter_addr = ptr_const(&group->executions);
+   counter_addr = ptr_const(group->executions);
    old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter_addr));
    new = assign(d, Ity_I64, IRExpr_Binop(Iop_Add64, old,
                                          executions_increment(d)));
@@ -617,7 +617,7 @@ static void start_batch(Delivery* d, OpBatch* batch, EventGroup* group)
    batch->max_addrs = batch->checker ? MAX_CHECKER_ADDRS : COLD_MAX_ADDRS;
    /* With the log there is no --toggle-collect (cg_main.c), whose flag
       the count would have to add instead of 1. */
-   batch->counter = batch->checker ? &group->executions : NULL;
+   batch->counter = batch->checker ? group->executions : NULL;
 }
 
 void cg_deliver_events(Delivery* d, const Event* events, Int n)

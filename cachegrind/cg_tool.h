@@ -162,7 +162,7 @@ typedef struct {
 /* A run of events that always executes as a whole, with the one
    counter compiled code increments for it. */
 typedef struct _EventGroup {
-   ULong               executions;
+   ULong*              executions;   /* in a pool of counters */
    struct _EventGroup* next;
    UInt                n_counts;
    GroupCount          counts[0];
