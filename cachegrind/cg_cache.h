@@ -52,7 +52,8 @@ typedef enum { MIRROR_NONE, MIRROR_BY_BLOCK, MIRROR_BY_LINE_ADDR }
    MirrorLayout;
 
 /* Whether mirrors of `bytes` in all still fit the tool's static data
-   (else they are allocated, above the 32-bit address space). */
+   (else they are allocated on the heap, which compiled code's 32-bit
+   absolute addresses need not reach). */
 Bool cg_cache_static_mirror_fits(SizeT bytes);
 
 /* `addr_bits`: the addresses simulated have at most this many bits

@@ -431,10 +431,10 @@ static UChar* emit_store_const(UChar* at, const UWord* slot, UWord value)
 /*------------------------------------------------------------*/
 
 /* What a log helper does (cg_log.c: the MRU filter's update, then the
-   append), as routines a miss path calls near, with no frame and no
-   register saved: they use only %rax, %r10 and %r11 (the argument
-   registers may hold later checks' addresses), and call C only when
-   the chunk is full.  One copy per chunk, reached with rel32 calls.
+   append), as routines a miss path calls near, with no frame: they use
+   only %rax, %r10 and %r11 (the argument registers may hold later
+   checks' addresses; %r11 is pushed and popped around a straddle's
+   second line), and call C only when the chunk is full.  One copy per chunk, reached with rel32 calls.
 
    append:    %r10, %r11 = the entry's two words.
    data<N>:   %r10 = the entry's first word, %r11 = the address of an

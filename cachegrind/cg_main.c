@@ -45,7 +45,7 @@ static Int min3(Int a, Int b, Int c)
    which the model's 8-bit size turns into 0 and Cachegrind 3.19 into a
    panic: that must happen in the client's thread, not the simulator's.
    Group checkers (used with the log) need the MRU mirrors in the tool's
-   static data, which holds those of L1s up to a few MB. */
+   static data, 128 KiB (cg_cache.c): an 8-way D1 of 1 MB does not fit. */
 static Bool access_log_applies(void)
 {
 #if defined(VGA_amd64)
