@@ -36,9 +36,12 @@
    avoiding the call: with the whole append inline at every miss path,
    cc1's checkers took 104 MB instead of 33 and it ran slower.  Inline
    miss paths are faster where there is little code, though (sqlite3 by
-   4 %), so the first INLINE_MISS_BUDGET bytes of checkers a process
-   makes get them: all of a small program's, and a large one's first,
-   at a bounded cost in memory.  The tests are exactly the
+   4 %), so the first --inline-miss-paths bytes (4 MB) of checkers a
+   process makes get them: all of a small program's, and a large one's
+   first, at a bounded cost in memory.  Measured, 4 MB against none:
+   sqlite3 1.93 -> 1.86 s, perl 1.74 -> 1.72 s, python and cc1
+   unchanged (cc1 +1.2 MB); inline paths for all: cc1 10.4 -> 12.0 s
+   and 179 -> 231 MB.  The tests are exactly the
    inline ones (cg_deliver.c, not_mru_const and not_mru_access) and the
    cold helpers' (cg_tier.c).
 
@@ -61,12 +64,6 @@
    and its miss paths. */
 #define MAX_HIT_BYTES  4096
 #define MAX_MISS_BYTES 8192   /* 26 inline fetch paths, 6 data paths */
-/* Checkers get miss paths with the routines' work inline until the
-   checkers made so far take this much code (see the top of the file).
-   Measured: 4 MB against none, sqlite3 1.93 -> 1.86 s, perl 1.74 ->
-   1.72 s, python and cc1 unchanged (cc1 +1.2 MB); inline paths for
-   all, cc1 10.4 -> 12.0 s and 179 -> 231 MB. */
-#define INLINE_MISS_BUDGET (4ULL << 20)
 
 /* The helpers miss paths call.  Each chunk starts with a copy of this
    table, so that a call reaches its helper's address with a 32-bit
@@ -455,16 +452,17 @@ static const UWord data_routine_sizes[N_DATA_ROUTINES] = { 1, 2, 4, 8, 16, 32 };
 static UChar* append_routine;
 static UChar* data_routines[N_DATA_ROUTINES];
 
-static UChar* emit_append_routine(UChar* at)
+/* The append of %r10, %r11 while the chunk has room, else a jump to
+   `*full`; uses %rax. */
+static UChar* emit_append(UChar* at, UChar** full)
 {
    UInt cursor = abs32(cg_log_cursor_and_limit());
-   UChar* full;
 
    at[0] = 0x48; at[1] = 0x8B; at[2] = 0x04; at[3] = 0x25;  /* mov cur,%rax */
    at = put32(at + 4, cursor);
    at[0] = 0x48; at[1] = 0x3B; at[2] = 0x04; at[3] = 0x25;  /* cmp lim,%rax */
    at = put32(at + 4, cursor + sizeof(UWord));
-   full = emit_jump(&at, CC_AE);
+   *full = emit_jump(&at, CC_AE);
    /* prefetchw 256(%rax): lines a lap of the ring ago, for writing */
    at[0] = 0x0F; at[1] = 0x0D; at[2] = 0x88;
    at = put32(at + 3, 256);
@@ -472,7 +470,14 @@ static UChar* emit_append_routine(UChar* at)
    at[3] = 0x4C; at[4] = 0x89; at[5] = 0x58; at[6] = 8;   /* mov %r11,8(%rax) */
    at[7] = 0x48; at[8] = 0x83; at[9] = 0xC0; at[10] = 16; /* add $16,%rax */
    at[11] = 0x48; at[12] = 0x89; at[13] = 0x04; at[14] = 0x25;
-   at = put32(at + 15, cursor);                           /* mov %rax,cur */
+   return put32(at + 15, cursor);                         /* mov %rax,cur */
+}
+
+static UChar* emit_append_routine(UChar* at)
+{
+   UChar* full;
+
+   at = emit_append(at, &full);
    *at++ = 0xC3;
    /* Full: cg_log_append_words(%r10, %r11), every argument register
       kept. */
@@ -512,22 +517,32 @@ static UChar* emit_touch_d1_line(UChar* at, const CacheLevel* d1)
    return put32(at, (UInt)line_mask);
 }
 
+/* Jumps (the field returned) if an access of `size` bytes at %r11
+   ends on the next line; uses %rax. */
+static UChar* emit_straddle_test(UChar* at, const CacheLevel* d1, UWord size,
+                                 UChar** straddles)
+{
+   Long line_mask = -((Long)1 << d1->line_bits);
+
+   at[0] = 0x49; at[1] = 0x8D; at[2] = 0x83;             /* lea d(%r11),%rax */
+   at = put32(at + 3, (UInt)(size - 1));
+   at[0] = 0x4C; at[1] = 0x31; at[2] = 0xD8;             /* xor %r11,%rax */
+   at[3] = 0x48; at[4] = 0xA9;                           /* test $l,%rax */
+   at = put32(at + 5, (UInt)line_mask);
+   *straddles = emit_jump(&at, CC_NE);
+   return at;
+}
+
 /* The line of %r11 is touched; if the access's last byte is on the
    next line (rare: a predictable branch, cheaper than touching the
    last line's slot every time), that line too; then append. */
 static UChar* emit_data_routine(UChar* at, const CacheLevel* d1, UWord size)
 {
-   Long line_mask = -((Long)1 << d1->line_bits);
    UChar* straddles;
 
    at = emit_touch_d1_line(at, d1);
    if (size > 1) {
-      at[0] = 0x49; at[1] = 0x8D; at[2] = 0x83;          /* lea d(%r11),%rax */
-      at = put32(at + 3, (UInt)(size - 1));
-      at[0] = 0x4C; at[1] = 0x31; at[2] = 0xD8;          /* xor %r11,%rax */
-      at[3] = 0x48; at[4] = 0xA9;                        /* test $l,%rax */
-      at = put32(at + 5, (UInt)line_mask);
-      straddles = emit_jump(&at, CC_NE);
+      at = emit_straddle_test(at, d1, size, &straddles);
       patch_jump(emit_jump(&at, CC_ALWAYS), append_routine);
       /* the last line, through %r11 meanwhile moved there */
       patch_jump(straddles, at);
@@ -556,19 +571,13 @@ static void emit_miss_routines(const CacheLevel* d1)
    chunk_used = (at - chunk + 15) & ~(SizeT)15;
 }
 
-static Int data_routine_index(UWord size)
+static UChar* data_routine_for(UWord size)
 {
    Int i;
    for (i = 0; i < N_DATA_ROUTINES; i++)
       if (data_routine_sizes[i] == size)
-         return i;
-   return -1;
-}
-
-static UChar* data_routine_for(UWord size)
-{
-   Int k = data_routine_index(size);
-   return k < 0 ? NULL : data_routines[k];
+         return data_routines[i];
+   return NULL;
 }
 
 /* call rel32 */
@@ -581,6 +590,24 @@ static UChar* emit_near_call(UChar* at, const UChar* target)
    at += 4;
    patch_jump(field, target);
    return at;
+}
+
+/* A fetch's log helper work up to the append: its first and last I1
+   lines made MRU (constants both), the entry's words in %r10, %r11. */
+static UChar* emit_fetch_entry(UChar* at, const CacheLevel* i1,
+                               const InstrInfo* site)
+{
+   UWord first = site->addr >> i1->line_bits;
+   UWord last  = (site->addr + site->len - 1) >> i1->line_bits;
+
+   at = emit_store_const(at, cg_cache_mru_slot(i1, first),
+                         cg_cache_mru_value(i1, first));
+   if (last != first)
+      at = emit_store_const(at, cg_cache_mru_slot(i1, last),
+                            cg_cache_mru_value(i1, last));
+   at = emit_movabs(at, R10, (UWord)site->cc | LOG_CODE_FETCH);
+   return emit_movabs(at, R11, site->addr
+                               | ((UWord)site->len << LOG_SIZE_SHIFT));
 }
 
 /* A miss path: the routine's call, or for other sizes than the
@@ -602,46 +629,16 @@ static UChar* emit_miss_path(UChar* at, const CacheLevel* i1,
       return emit_restore(at, live_after);
    } else {
       const InstrInfo* site = (const InstrInfo*)op->word;
-      UWord first = site->addr >> i1->line_bits;
-      UWord last  = (site->addr + site->len - 1) >> i1->line_bits;
 
-      /* touch_i1: constants both */
-      at = emit_store_const(at, cg_cache_mru_slot(i1, first),
-                            cg_cache_mru_value(i1, first));
-      if (last != first)
-         at = emit_store_const(at, cg_cache_mru_slot(i1, last),
-                               cg_cache_mru_value(i1, last));
-      at = emit_movabs(at, R10, (UWord)site->cc | LOG_CODE_FETCH);
-      at = emit_movabs(at, R11, site->addr
-                                | ((UWord)site->len << LOG_SIZE_SHIFT));
+      at = emit_fetch_entry(at, i1, site);
       return emit_near_call(at, append_routine);
    }
 }
 
-/* The append, inline: %r11 = the entry's second word, the first a
-   constant; to `slow` if the chunk is full.  Uses %rax and %r10. */
-static UChar* emit_inline_append(UChar* at, UWord first_word, UChar** slow)
-{
-   UInt cursor = abs32(cg_log_cursor_and_limit());
-
-   at[0] = 0x48; at[1] = 0x8B; at[2] = 0x04; at[3] = 0x25;  /* mov cur,%rax */
-   at = put32(at + 4, cursor);
-   at[0] = 0x48; at[1] = 0x3B; at[2] = 0x04; at[3] = 0x25;  /* cmp lim,%rax */
-   at = put32(at + 4, cursor + sizeof(UWord));
-   *slow = emit_jump(&at, CC_AE);
-   at[0] = 0x0F; at[1] = 0x0D; at[2] = 0x88;              /* prefetchw */
-   at = put32(at + 3, 256);
-   at = emit_movabs(at, R10, first_word);
-   at[0] = 0x4C; at[1] = 0x89; at[2] = 0x10;              /* mov %r10,(%rax) */
-   at[3] = 0x4C; at[4] = 0x89; at[5] = 0x58; at[6] = 8;   /* mov %r11,8(%rax) */
-   at[7] = 0x48; at[8] = 0x83; at[9] = 0xC0; at[10] = 16; /* add $16,%rax */
-   at[11] = 0x48; at[12] = 0x89; at[13] = 0x04; at[14] = 0x25;
-   return put32(at + 15, cursor);                         /* mov %rax,cur */
-}
-
-/* A miss path with the routine's work inline (INLINE_MISS_BUDGET): the
-   mirror update and the append, with the routine called only for a
-   straddle or a full chunk; ends in the jump back. */
+/* A miss path with the routines' work inline (the first
+   --inline-miss-paths bytes of checkers): the mirror update and the
+   append, with the routine called only for a straddle or a full chunk;
+   ends in the jump back. */
 static UChar* emit_inline_miss_path(UChar* at, const CacheLevel* i1,
                                     const CacheLevel* d1, const ColdOp* op,
                                     const UChar* back)
@@ -649,43 +646,22 @@ static UChar* emit_inline_miss_path(UChar* at, const CacheLevel* i1,
    UChar *slow, *straddles = NULL;
 
    if (op->kind == COLD_DATA) {
-      Int addr_reg = arg_regs[op->arg];
-      Int k = data_routine_index(op->size);
-      Long line_mask = -((Long)1 << d1->line_bits);
-
-      at = emit_mov(at, R11, addr_reg);
+      at = emit_movabs(at, R10, op->word);
+      at = emit_mov(at, R11, arg_regs[op->arg]);
       at = emit_touch_d1_line(at, d1);
-      if (op->size > 1) {
-         at[0] = 0x49; at[1] = 0x8D; at[2] = 0x83;        /* lea d(%r11),%rax */
-         at = put32(at + 3, (UInt)(op->size - 1));
-         at[0] = 0x4C; at[1] = 0x31; at[2] = 0xD8;        /* xor %r11,%rax */
-         at[3] = 0x48; at[4] = 0xA9;                      /* test $l,%rax */
-         at = put32(at + 5, (UInt)line_mask);
-         straddles = emit_jump(&at, CC_NE);
-      }
-      at = emit_inline_append(at, op->word, &slow);
+      if (op->size > 1)
+         at = emit_straddle_test(at, d1, op->size, &straddles);
+      at = emit_append(at, &slow);
       patch_jump(emit_jump(&at, CC_ALWAYS), back);
       patch_jump(slow, at);
       if (straddles != NULL)
          patch_jump(straddles, at);
-      at = emit_movabs(at, R10, op->word);
-      at = emit_near_call(at, data_routines[k]);
+      at = emit_near_call(at, data_routine_for(op->size));
    } else {
-      const InstrInfo* site = (const InstrInfo*)op->word;
-      UWord first = site->addr >> i1->line_bits;
-      UWord last  = (site->addr + site->len - 1) >> i1->line_bits;
-      UWord second_word = site->addr | ((UWord)site->len << LOG_SIZE_SHIFT);
-
-      at = emit_store_const(at, cg_cache_mru_slot(i1, first),
-                            cg_cache_mru_value(i1, first));
-      if (last != first)
-         at = emit_store_const(at, cg_cache_mru_slot(i1, last),
-                               cg_cache_mru_value(i1, last));
-      at = emit_movabs(at, R11, second_word);
-      at = emit_inline_append(at, (UWord)site->cc | LOG_CODE_FETCH, &slow);
+      at = emit_fetch_entry(at, i1, (const InstrInfo*)op->word);
+      at = emit_append(at, &slow);
       patch_jump(emit_jump(&at, CC_ALWAYS), back);
       patch_jump(slow, at);
-      at = emit_movabs(at, R10, (UWord)site->cc | LOG_CODE_FETCH);
       at = emit_near_call(at, append_routine);
    }
    patch_jump(emit_jump(&at, CC_ALWAYS), back);
@@ -748,9 +724,9 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
       patch_jump(miss[i], at);
       if (second_miss[i] != NULL)
          patch_jump(second_miss[i], at);
-      if (hit_bytes + miss_bytes < INLINE_MISS_BUDGET
+      if (hit_bytes + miss_bytes < (ULong)cg_clo.inline_miss_paths
           && (ops[i].kind != COLD_DATA
-              || data_routine_index(ops[i].size) >= 0)) {
+              || data_routine_for(ops[i].size) != NULL)) {
          at = emit_inline_miss_path(at, i1, d1, &ops[i], back[i]);
          continue;
       }

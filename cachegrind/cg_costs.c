@@ -324,39 +324,48 @@ CostCentre* cg_costs_for_instr(Addr instr_addr, Bool count_lookup_stats)
 
 typedef struct _FreePiece { struct _FreePiece* next; } FreePiece;
 
-static FreePiece* free_pieces[PIECE_MAX_UNITS + 1];
-static UChar*     chunk_next;
-static SizeT      chunk_left;
+typedef struct {
+   FreePiece* free_pieces[PIECE_MAX_UNITS + 1];
+   UChar*     chunk_next;
+   SizeT      chunk_left;
+} PiecePool;
+
+/* Groups' execution counters have a pool of their own: the group
+   checkers add to one at every run, and a translation's few counters
+   then share a cache line instead of taking one each (in the group
+   records they were as far apart as the records are long). */
+static PiecePool block_pool, counter_pool;
 
 static SizeT piece_units(SizeT bytes)
 {
    return (bytes + PIECE_UNIT - 1) / PIECE_UNIT;
 }
 
-static void* piece_alloc(const HChar* cost_centre, SizeT bytes)
+static void* piece_alloc(PiecePool* pool, const HChar* cost_centre,
+                         SizeT bytes)
 {
    SizeT units = piece_units(bytes);
    void* piece;
 
    if (units > PIECE_MAX_UNITS)
       return VG_(malloc)(cost_centre, bytes);
-   if (free_pieces[units] != NULL) {
-      piece = free_pieces[units];
-      free_pieces[units] = free_pieces[units]->next;
+   if (pool->free_pieces[units] != NULL) {
+      piece = pool->free_pieces[units];
+      pool->free_pieces[units] = pool->free_pieces[units]->next;
       return piece;
    }
-   if (chunk_left < units * PIECE_UNIT) {
+   if (pool->chunk_left < units * PIECE_UNIT) {
       /* The tail of the old chunk is left unused: at most 511 bytes. */
-      chunk_next = VG_(malloc)("cg.costs.chunk", PIECE_CHUNK);
-      chunk_left = PIECE_CHUNK;
+      pool->chunk_next = VG_(malloc)("cg.costs.chunk", PIECE_CHUNK);
+      pool->chunk_left = PIECE_CHUNK;
    }
-   piece = chunk_next;
-   chunk_next += units * PIECE_UNIT;
-   chunk_left -= units * PIECE_UNIT;
+   piece = pool->chunk_next;
+   pool->chunk_next += units * PIECE_UNIT;
+   pool->chunk_left -= units * PIECE_UNIT;
    return piece;
 }
 
-static void piece_free(void* piece, SizeT bytes)
+static void piece_free(PiecePool* pool, void* piece, SizeT bytes)
 {
    SizeT units = piece_units(bytes);
    FreePiece* fp = piece;
@@ -365,46 +374,21 @@ static void piece_free(void* piece, SizeT bytes)
       VG_(free)(piece);
       return;
    }
-   fp->next = free_pieces[units];
-   free_pieces[units] = fp;
+   fp->next = pool->free_pieces[units];
+   pool->free_pieces[units] = fp;
 }
-
-/* Groups' execution counters, apart from the groups: the group
-   checkers add to one at every run, and a translation's few counters
-   then share a cache line instead of taking one each (the group
-   records they were in are as long as their count lists). */
-#define COUNTER_CHUNK_WORDS 4096
-
-static ULong*     counter_next;
-static UInt       counters_left;
-static FreePiece* free_counters;
 
 static ULong* counter_alloc(void)
 {
-   ULong* counter;
-
-   if (free_counters != NULL) {
-      counter = (ULong*)free_counters;
-      free_counters = free_counters->next;
-   } else {
-      if (counters_left == 0) {
-         counter_next = VG_(malloc)("cg.costs.counters",
-                                    COUNTER_CHUNK_WORDS * sizeof(ULong));
-         counters_left = COUNTER_CHUNK_WORDS;
-      }
-      counter = counter_next++;
-      counters_left--;
-   }
+   ULong* counter = piece_alloc(&counter_pool, "cg.costs.counter",
+                                sizeof(ULong));
    *counter = 0;
    return counter;
 }
 
 static void counter_free(ULong* counter)
 {
-   FreePiece* fp = (FreePiece*)counter;
-
-   fp->next = free_counters;
-   free_counters = fp;
+   piece_free(&counter_pool, counter, sizeof(ULong));
 }
 
 static SizeT block_bytes(UInt n_fetch_sites)
@@ -424,7 +408,8 @@ BlockInfo* cg_costs_new_block(Addr key, UInt n_fetch_sites)
 {
    BlockInfo* block;
 
-   block = piece_alloc("cg.costs.block", block_bytes(n_fetch_sites));
+   block = piece_alloc(&block_pool, "cg.costs.block",
+                       block_bytes(n_fetch_sites));
    block->key = key;
    block->groups = NULL;
    block->owned = NULL;
@@ -441,7 +426,8 @@ BlockInfo* cg_costs_new_block(Addr key, UInt n_fetch_sites)
 EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
                                UInt n_items)
 {
-   EventGroup* group = piece_alloc("cg.costs.group", group_bytes(n_items));
+   EventGroup* group = piece_alloc(&block_pool, "cg.costs.group",
+                                   group_bytes(n_items));
    UInt i;
 
    group->executions = counter_alloc();
@@ -467,7 +453,7 @@ void* cg_costs_block_alloc(BlockInfo* block, SizeT bytes)
    BlockMem* mem;
 
    bytes += sizeof(BlockMem);
-   mem = piece_alloc("cg.costs.owned", bytes);
+   mem = piece_alloc(&block_pool, "cg.costs.owned", bytes);
    mem->next = block->owned;
    mem->bytes = bytes;
    block->owned = mem;
@@ -506,16 +492,16 @@ static void free_block(BlockInfo* block)
 
    while (mem != NULL) {
       BlockMem* next = mem->next;
-      piece_free(mem, mem->bytes);
+      piece_free(&block_pool, mem, mem->bytes);
       mem = next;
    }
    while (group != NULL) {
       EventGroup* next = group->next;
       counter_free(group->executions);
-      piece_free(group, group_bytes(group->n_counts));
+      piece_free(&block_pool, group, group_bytes(group->n_counts));
       group = next;
    }
-   piece_free(block, block_bytes(block->n_fetch_sites));
+   piece_free(&block_pool, block, block_bytes(block->n_fetch_sites));
 }
 
 void cg_costs_fold_all(void)

@@ -77,6 +77,8 @@ typedef struct {
    Bool          cache_sim;
    Bool          branch_sim;
    Bool          sim_thread;      /* simulate the access log in a thread */
+   Long          inline_miss_paths; /* bytes of checkers made with miss
+                                     paths inline (debug option) */
    Long          hot_threshold;   /* cold executions before a hot
                                      translation (cg_tier.c); 0: none */
    const HChar*  out_file_format;

@@ -75,6 +75,23 @@ for my $name (qw(matrix_walk-O0 pointer_chase-O2 branches-O2 strings-O2 simd-O2
     cmp_ok($miss // 0, '>', 0, '--hot-threshold=0: checkers have miss paths');
 }
 
+# Miss paths: the first --inline-miss-paths bytes of checkers have the
+# log helpers' work inline, the rest call the chunk's routines.  A run's
+# checkers fit the default either way, so both kinds are run here on
+# the fixtures with straddles (unaligned), other sizes (x87) and vector
+# accesses (simd): all routines (0) and all inline (1 GB).
+for my $bytes (0, 1 << 30) {
+    for my $name (qw(unaligned-O2 x87-O0 simd-O2 strings-O2)) {
+        matches_reference("$name --inline-miss-paths=$bytes", [$progs->{$name}],
+                          ["--inline-miss-paths=$bytes"], expect_files => 1);
+    }
+}
+{
+    my $help = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
+    like($help->{out}, qr/^    --inline-miss-paths=<n> +the first <n> bytes .*?\[4194304\]$/ms,
+         '--help-debug lists --inline-miss-paths with its default');
+}
+
 # Without the access log (--cache-sim=no; 256-byte lines) there are no
 # inline tests to defer: everything is hot.
 for my $case (['--cache-sim=no'], ['--I1=65536,2,256', '--D1=65536,2,256', '--LL=1048576,4,256']) {
