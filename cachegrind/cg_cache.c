@@ -171,8 +171,8 @@ Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block)
 {
    UWord high = block >> level->set_bits;
    UInt* set;
-   UInt tag;
-   Int way, k;
+   UInt tag, displaced;
+   Int way;
 
    if (high >= 0xFFFFFFFFul) {
       widen_tags(level);
@@ -182,16 +182,15 @@ Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block)
    set = level->narrow + (block & level->set_mask) * level->assoc;
    if (LIKELY(set[0] == tag))
       return False;
-   for (way = 1; way < level->assoc; way++) {
-      if (set[way] == tag) {
-         for (k = way; k > 0; k--)
-            set[k] = set[k - 1];
-         set[0] = tag;
-         return False;
-      }
-   }
-   for (k = level->assoc - 1; k > 0; k--)
-      set[k] = set[k - 1];
+   /* As cg_cache_block_missed */
+   displaced = set[0];
    set[0] = tag;
+   for (way = 1; way < level->assoc; way++) {
+      UInt here = set[way];
+      set[way] = displaced;
+      if (here == tag)
+         return False;
+      displaced = here;
+   }
    return True;
 }
