@@ -109,7 +109,6 @@ static void cg_fini(Int exit_code)
    cg_output_write(&sim_I1, &sim_D1, &sim_LL, &result);
    cg_summary_print(&result);
    cg_summary_print_stats(&result);
-   if (VG_(getenv)("CG_LOGSTATS")) cg_log_print_stats();
 }
 
 static void cg_thread_runs(ThreadId tid, ULong blocks_done)
