@@ -151,14 +151,20 @@ VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
    counters of cost centres. */
 void cg_sim_log_entries(const UWord* p, const UWord* end)
 {
-   /* Per code (cg_tool.h): the access's size (0 where it is on top of
-      the second word); and its first counter (the L1 miss's follows,
-      then the LL miss's).  Fetches and data accesses come mixed, in no
-      predictable order: they differ only by what these tables and one
-      conditional move choose, so that no branch depends on the kind
-      (it cost about 2 ns an entry, a third of the simulator's time). */
+   /* Per code (cg_tool.h): the L1 level; the access's size, or 0 and
+      a mask that takes it from the second word's top byte; and its
+      first counter (the L1 miss's follows, then the LL miss's).
+      Fetches and data accesses come mixed, in no predictable order:
+      they differ only by what these tables give, so that no branch
+      depends on the kind (it cost about 2 ns an entry, a third of the
+      simulator's time).  Only the guarded accesses, rare, branch. */
+   static CacheLevel* const level_of_code[16] =
+      { &I1, &D1, &D1, &D1, &D1, &D1, &D1, &D1,
+        &D1, &D1, &D1, &D1, &D1, &D1, &D1, &D1 };
    static const UChar size_of_code[16] =
       { 0, 1, 2, 4, 8, 16, 32, 0,  0, 1, 2, 4, 8, 16, 32, 0 };
+   static const UChar size_on_top[16] =
+      { 0xFF, 0, 0, 0, 0, 0, 0, 0xFF,  0xFF, 0, 0, 0, 0, 0, 0, 0xFF };
    static const UChar first_of_code[16] =
       { EV_IR, EV_DR, EV_DR, EV_DR, EV_DR, EV_DR, EV_DR, EV_DR,
         EV_DR, EV_DW, EV_DW, EV_DW, EV_DW, EV_DW, EV_DW, EV_DW };
@@ -169,11 +175,10 @@ void cg_sim_log_entries(const UWord* p, const UWord* end)
       UWord code = p[0] & LOG_CODE_MASK;
       UWord word = p[1];
       Addr addr = word & LOG_ADDR_MASK;
-      /* Where the code has no size, it is on top of the word; where it
-         has one, the word's top byte is 0. */
-      UWord size = size_of_code[code] | word >> LOG_SIZE_SHIFT;
+      UWord size = size_of_code[code]
+                   | ((word >> LOG_SIZE_SHIFT) & size_on_top[code]);
       UWord first = first_of_code[code];
-      CacheLevel* l1 = code == LOG_CODE_FETCH ? &I1 : &D1;
+      CacheLevel* l1 = level_of_code[code];
 
       if (UNLIKELY(code == LOG_CODE_GUARDED)) {   /* counted by its helper */
          first = (word & LOG_GUARDED_WRITE) != 0 ? EV_DW : EV_DR;
