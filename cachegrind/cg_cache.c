@@ -170,6 +170,7 @@ static void widen_tags(CacheLevel* level)
 Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block)
 {
    UWord high = block >> level->set_bits;
+   Int assoc = level->assoc;   /* in a local: see cg_cache_block_missed */
    UInt* set;
    UInt tag, displaced;
    Int way;
@@ -179,13 +180,13 @@ Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block)
       return cg_cache_block_missed(level, block);
    }
    tag = (UInt)high + 1;
-   set = level->narrow + (block & level->set_mask) * level->assoc;
+   set = level->narrow + (block & level->set_mask) * assoc;
    if (LIKELY(set[0] == tag))
       return False;
    /* As cg_cache_block_missed */
    displaced = set[0];
    set[0] = tag;
-   for (way = 1; way < level->assoc; way++) {
+   for (way = 1; way < assoc; way++) {
       UInt here = set[way];
       set[way] = displaced;
       if (here == tag)

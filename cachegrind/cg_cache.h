@@ -90,13 +90,24 @@ Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block);
 static inline Bool cg_cache_block_missed(CacheLevel* level, UWord block)
 {
    UWord set_index = block & level->set_mask;
+   /* In a local: the stores below may alias the level (the tool is
+      built without strict aliasing), so the loop would load it again on
+      every way. */
+   Int assoc = level->assoc;
    UWord* set;
    UWord displaced;
    Int way;
 
-   if (level->narrow != NULL)
+   if (level->narrow != NULL) {
+      /* The MRU test inline, the rest out of line.  A block too high
+         for a narrow tag has high + 1 >= 2^32, equal to no tag, so it
+         takes the call, which widens the level. */
+      UWord high = block >> level->set_bits;
+      if (LIKELY(level->narrow[set_index * assoc] == high + 1))
+         return False;
       return cg_cache_narrow_block_missed(level, block);
-   set = level->tags + set_index * level->assoc;
+   }
+   set = level->tags + set_index * assoc;
    if (LIKELY(set[0] == block))
       return False;
    if (level->sim_writes_mru)
@@ -106,12 +117,24 @@ static inline Bool cg_cache_block_missed(CacheLevel* level, UWord block)
       One data-dependent branch per access instead of two loops'. */
    displaced = set[0];
    set[0] = block;
-   for (way = 1; way < level->assoc; way++) {
+   /* Two ways a step: half the loop's own branches, which a miss (all
+      the ways) pays for most. */
+   for (way = 1; way + 1 < assoc; way += 2) {
+      UWord here = set[way];
+      UWord below = set[way + 1];
+      set[way] = displaced;
+      if (here == block)
+         return False;
+      set[way + 1] = here;
+      if (below == block)
+         return False;
+      displaced = below;
+   }
+   if (way < assoc) {
       UWord here = set[way];
       set[way] = displaced;
       if (here == block)
          return False;
-      displaced = here;
    }
    return True;
 }
