@@ -3,6 +3,7 @@
  * a memory clobber in each arm keeps -O2 from turning them into cmov. */
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "common.h"
 
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
@@ -52,12 +53,16 @@ static void patterned_branches(int n)
     }
 }
 
-int main(void)
+/* An optional argument repeats the loops (the benchmark sizes it). */
+int main(int argc, char **argv)
 {
+    int reps = argc > 1 ? atoi(argv[1]) : 1;
     lcg_t g;
     lcg_seed(&g, 77);
-    random_branches(&g, 40000);
-    patterned_branches(40000);
+    for (int rep = 0; rep < reps; rep++) {
+        random_branches(&g, 40000);
+        patterned_branches(40000);
+    }
     uint64_t acc = 0;
     for (int i = 0; i < 8; i++)
         acc = acc * 31 + counts[i];
