@@ -82,6 +82,18 @@ for my $variant (sort keys %$bins) {
     }
 }
 
+# bench/run gives these three a repetition count: the repeated form
+# must match too.
+for my $base (qw(matrix_walk pointer_chase branches)) {
+    my $variant = "$base-O2";
+    next unless $bins->{$variant};
+    for my $opts ([], ['--branch-sim=yes']) {
+        push @cases, { label => case_label($variant, $opts) . ' (repeated 3 times)',
+                       base => $base, opts => [@$opts],
+                       cmd => [$bins->{$variant}, '3'], files => 1, run => {} };
+    }
+}
+
 if (defined $ENV{CG_ONLY} && $ENV{CG_ONLY} ne '') {
     my $re = qr/$ENV{CG_ONLY}/;
     @cases = grep { $_->{label} =~ $re } @cases;
