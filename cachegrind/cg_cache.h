@@ -117,9 +117,10 @@ static inline Bool cg_cache_block_missed(CacheLevel* level, UWord block)
       One data-dependent branch per access instead of two loops'. */
    displaced = set[0];
    set[0] = block;
-   /* Two ways a step (a miss, which walks all the ways, simulated 9 %
-      faster so; four a step, or one branch for two ways, was no faster
-      or slower). */
+   /* Two ways a step: matrix_walk, whose every access misses D1 (and
+      so walks all the ways), ran 9 % faster so with --sim-thread=no;
+      four ways a step was 15 % slower than two, one branch for two
+      ways 2 % slower. */
    for (way = 1; way + 1 < assoc; way += 2) {
       UWord here = set[way];
       UWord below = set[way + 1];
