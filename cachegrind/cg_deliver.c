@@ -416,36 +416,21 @@ static IRExpr* taken_as_word(Delivery* d, const Event* ev)
                  IRExpr_Unop(is_64bit(d) ? Iop_1Uto64 : Iop_1Uto32, cond));
 }
 
-/* A counter of its own for a branch site's mispredictions, folded into
-   the cost centre with the block's execution counters (cg_costs.c):
-   a one-item group whose "executions" compiled code adds the flag to.
-   Compiled code adding to the cost centre itself instead shared cache
-   lines with the miss counts the simulator thread adds there, and perl
-   with --branch-sim=yes ran 2 % slower. */
-static ULong* mispredict_counter(Delivery* d, CostCentre* cc, CgEvent event)
-{
-   GroupItem item;
-
-   item.cc = cc;
-   item.event = event;
-   item.times = 1;
-   return cg_costs_new_group(d->block, &item, 1)->executions;
-}
-
-/* The site's misprediction counter += flag (a word that is 0 or 1). */
+/* cc->count[event] += flag (a word that is 0 or 1). */
 static void add_flag_to_count(Delivery* d, CostCentre* cc, CgEvent event,
                               IRExpr* flag)
 {
    IRExpr* counter;
    IRExpr* flag64;
-   IRExpr *old, *new;
 
    if (cg_control_toggling())
       flag = word_binop(d, Iop_And64, Iop_And32, flag,
                         load_word(d, ptr_const(cg_control_collecting_word())));
-   counter = ptr_const(mispredict_counter(d, cc, event));
+   counter = ptr_const(&cc->count[event]);
    flag64  = is_64bit(d) ? flag
                      : assign(d, Ity_I64, IRExpr_Unop(Iop_32Uto64, flag));
+   IRExpr *old, *new;
+
    old = assign(d, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter));
    new = assign(d, Ity_I64, IRExpr_Binop(Iop_Add64, old, flag64));
    addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, counter, new));
@@ -616,7 +601,7 @@ static void add_cond_branch_op(Delivery* d, OpBatch* batch, const Event* ev)
    if (batch->n_addrs == batch->max_addrs)
       flush_ops(d, batch);
    op = &batch->ops[batch->n_ops++];
-   op->word = (UWord)mispredict_counter(d, ev->instr->cc, EV_BC_MISPRED);
+   op->word = (UWord)&ev->instr->cc->count[EV_BC_MISPRED];
    op->kind = COLD_COND_BRANCH;
    op->arg = (UChar)batch->n_addrs;
    op->size = (UShort)cg_branch_cond_addr_part(ev->instr->addr);
