@@ -528,22 +528,28 @@ typedef struct {
    IRExpr* addrs[MAX_CHECKER_ADDRS];   /* the call's arguments */
    UInt    n_ops, n_addrs;
    UInt    max_addrs;   /* per call */
+   UInt    arg_base;    /* 1 where the descriptor is the first argument */
    Bool    checker;     /* else a cold run */
    ULong*  counter;     /* the next checker counts the group's runs */
 } OpBatch;
 
-/* One call per checker, with the data addresses as its arguments. */
+/* One call per checker, with the data addresses as its arguments (after
+   the descriptor, for a shared checker). */
 static void emit_checker_call(Delivery* d, OpBatch* batch)
 {
+   void* desc = NULL;
    void* checker = cg_checker_for(batch->ops, batch->n_ops, batch->counter,
-                                  cg_sim_i1(), cg_sim_d1());
+                                  cg_sim_i1(), cg_sim_d1(),
+                                  batch->arg_base > 0 ? &desc : NULL);
    IRExpr* args[MAX_CHECKER_ADDRS + 1];
-   UInt i;
+   UInt i, n = 0;
 
+   if (batch->arg_base > 0)
+      args[n++] = mkIRExpr_HWord((HWord)desc);
    for (i = 0; i < batch->n_addrs; i++)
-      args[i] = batch->addrs[i];
-   for (; i <= MAX_CHECKER_ADDRS; i++)
-      args[i] = NULL;
+      args[n++] = batch->addrs[i];
+   for (; n <= MAX_CHECKER_ADDRS; n++)
+      args[n] = NULL;
    emit_call(d, "cg_group_checker", checker,
              mkIRExprVec_7(args[0], args[1], args[2], args[3], args[4],
                            args[5], args[6]), NULL);
@@ -589,7 +595,7 @@ static void add_data_op(Delivery* d, OpBatch* batch, const Event* ev,
    op = &batch->ops[batch->n_ops++];
    op->word = (UWord)ev->instr->cc | cg_sim_log_code(ev->size, is_write);
    op->kind = COLD_DATA;
-   op->arg = (UChar)batch->n_addrs;
+   op->arg = (UChar)(batch->arg_base + batch->n_addrs);
    op->size = (UShort)ev->size;
    batch->addrs[batch->n_addrs++] = ev->addr;
 }
@@ -603,7 +609,7 @@ static void add_cond_branch_op(Delivery* d, OpBatch* batch, const Event* ev)
    op = &batch->ops[batch->n_ops++];
    op->word = (UWord)&ev->instr->cc->count[EV_BC_MISPRED];
    op->kind = COLD_COND_BRANCH;
-   op->arg = (UChar)batch->n_addrs;
+   op->arg = (UChar)(batch->arg_base + batch->n_addrs);
    op->size = (UShort)cg_branch_cond_addr_part(ev->instr->addr);
    batch->addrs[batch->n_addrs++] = taken_as_word(d, ev);
 }
@@ -614,7 +620,9 @@ static void start_batch(Delivery* d, OpBatch* batch, EventGroup* group)
    /* The log exists only where checkers do (amd64). */
    batch->checker = !d->cold && cg_log_enabled();
    tl_assert(!batch->checker || cg_checkers_available());
-   batch->max_addrs = batch->checker ? MAX_CHECKER_ADDRS : COLD_MAX_ADDRS;
+   batch->arg_base = batch->checker && cg_checkers_use_descriptors() ? 1 : 0;
+   batch->max_addrs = batch->checker ? MAX_CHECKER_ADDRS - batch->arg_base
+                                     : COLD_MAX_ADDRS;
    /* With the log there is no --toggle-collect (cg_main.c), whose flag
       the count would have to add instead of 1. */
    batch->counter = batch->checker ? group->executions : NULL;

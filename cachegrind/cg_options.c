@@ -21,6 +21,7 @@ void cg_options_set_defaults(void)
    cg_clo.sim_thread      = True;
    cg_clo.hot_threshold   = 0;
    cg_clo.inline_miss_paths = 4 * 1024 * 1024;
+   cg_clo.checker_descriptors = True;
    cg_clo.out_file_format = "cachegrind.out.%p";
    cg_clo.instr_at_start  = True;
    cg_clo.intervals_out_file = "cachegrind.intervals.%p";
@@ -123,6 +124,8 @@ Bool cg_options_process(const HChar* arg)
                        0, 1000000000) {}
    else if VG_BINT_CLO(arg, "--inline-miss-paths", cg_clo.inline_miss_paths,
                        0, (Long)1 << 40) {}
+   else if VG_BOOL_CLO(arg, "--checker-descriptors",
+                       cg_clo.checker_descriptors) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", cg_clo.instr_at_start) {}
    else if VG_STR_CLO(arg, "--toggle-collect", value) {
       if (cg_clo.n_toggle_patterns == CG_MAX_TOGGLE_PATTERNS)
@@ -188,8 +191,12 @@ void cg_options_print_usage(void)
 void cg_options_print_debug_usage(void)
 {
    VG_(printf)(
-"    --inline-miss-paths=<n>          the first <n> bytes of group checkers get\n"
-"                                     their miss paths' work inline: faster, but\n"
-"                                     more code (same counts) [4194304]\n"
+"    --checker-descriptors=no|yes     groups of the same shape share one group\n"
+"                                     checker, which reads what differs from a\n"
+"                                     descriptor (same counts) [yes]\n"
+"    --inline-miss-paths=<n>          with --checker-descriptors=no, the first\n"
+"                                     <n> bytes of group checkers get their miss\n"
+"                                     paths' work inline: faster, but more code\n"
+"                                     (same counts) [4194304]\n"
    );
 }

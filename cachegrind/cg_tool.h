@@ -77,6 +77,8 @@ typedef struct {
    Bool          cache_sim;
    Bool          branch_sim;
    Bool          sim_thread;      /* simulate the access log in a thread */
+   Bool          checker_descriptors; /* groups of one shape share a
+                                        checker (debug option) */
    Long          inline_miss_paths; /* bytes of checkers made with miss
                                      paths inline (debug option) */
    Long          hot_threshold;   /* cold executions before a hot
@@ -420,9 +422,15 @@ Bool  cg_checkers_available(void);
 #define MAX_CHECKER_OPS   32
 #define MAX_CHECKER_ADDRS 6
 struct _CacheLevel;
+/* With `desc_out` NULL, the group's own routine; otherwise (only if
+   cg_checkers_use_descriptors()) a routine shared by the groups of the
+   same shape, whose first argument is the descriptor *desc_out is set
+   to, and whose data addresses follow (ColdOp.arg counts from 1). */
 void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
                      const struct _CacheLevel* i1,
-                     const struct _CacheLevel* d1);
+                     const struct _CacheLevel* d1, void** desc_out);
+void  cg_checkers_init(Bool descriptors);
+Bool  cg_checkers_use_descriptors(void);
 void  cg_checkers_print_stats(void);
 
 /*------------------------------------------------------------*/

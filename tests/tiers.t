@@ -75,20 +75,38 @@ for my $name (qw(matrix_walk-O0 pointer_chase-O2 branches-O2 strings-O2 simd-O2
     cmp_ok($miss // 0, '>', 0, '--hot-threshold=0: checkers have miss paths');
 }
 
-# Miss paths: the first --inline-miss-paths bytes of checkers have the
-# log helpers' work inline, the rest call the chunk's routines.  A run's
-# checkers fit the default either way, so both kinds are run here on
-# the fixtures with straddles (unaligned), other sizes (x87) and vector
-# accesses (simd): all routines (0) and all inline (1 GB).
-for my $bytes (0, 1 << 30) {
-    for my $name (qw(unaligned-O2 x87-O0 simd-O2 strings-O2)) {
-        matches_reference("$name --inline-miss-paths=$bytes", [$progs->{$name}],
-                          ["--inline-miss-paths=$bytes"], expect_files => 1);
+# By default groups of the same shape share a checker that reads their
+# constants from a descriptor (--checker-descriptors=yes, which the runs
+# above used); with =no each group has its own, and its miss paths do
+# the log helpers' work inline for the first --inline-miss-paths bytes
+# of checkers, and call the chunk's routines after.  Both kinds, and
+# both kinds of miss path, on the fixtures with straddles (unaligned),
+# other sizes (x87), vector accesses (simd), string instructions and
+# branches: all routines (0) and all inline (1 GB).
+for my $mode (['--checker-descriptors=yes'],
+              ['--checker-descriptors=no', '--inline-miss-paths=0'],
+              ['--checker-descriptors=no', '--inline-miss-paths=' . (1 << 30)]) {
+    for my $name (qw(unaligned-O2 x87-O0 simd-O2 strings-O2 branches-O2 indirect-O2)) {
+        matches_reference("$name @$mode --branch-sim=yes", [$progs->{$name}], $mode,
+                          common => ['--branch-sim=yes'], expect_files => 1);
     }
 }
 {
+    my $shared = run_ours(['--stats=yes'], [$progs->{'matrix_walk-O2'}]);
+    my ($shapes) = $shared->{stderr} =~ /^--\d+-- checker descriptors: (\d+) shapes shared, \d+ bytes$/m;
+    my ($made) = $shared->{stderr} =~ /^--\d+-- group checkers: (\d+),/m;
+    cmp_ok($shapes // 0, '>', 0, 'by default groups share checkers by shape');
+    is($made, $shapes, 'one checker per shape');
+    my $own = run_ours(['--stats=yes', '--checker-descriptors=no'], [$progs->{'matrix_walk-O2'}]);
+    my ($own_made) = $own->{stderr} =~ /^--\d+-- group checkers: (\d+),/m;
+    unlike($own->{stderr}, qr/checker descriptors:/, '--checker-descriptors=no: no shared checkers');
+    cmp_ok($own_made // 0, '>', $made // 0, '--checker-descriptors=no: more checkers, one per group');
+}
+{
     my $help = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
-    like($help->{out}, qr/^    --inline-miss-paths=<n> +the first <n> bytes .*?\[4194304\]$/ms,
+    like($help->{out}, qr/^    --checker-descriptors=no\|yes +groups of the same shape .*?\[yes\]$/ms,
+         '--help-debug lists --checker-descriptors with its default');
+    like($help->{out}, qr/^    --inline-miss-paths=<n> +with --checker-descriptors=no, .*?\[4194304\]$/ms,
          '--help-debug lists --inline-miss-paths with its default');
 }
 
