@@ -1014,9 +1014,11 @@ static Bool same_shape(const Shape* s, const ColdOp* ops, UInt n_ops,
    return True;
 }
 
-/* A fixed table; when it is half full, groups get checkers of their
-   own. */
+/* A fixed table, at most half full: once it holds max_shapes shapes,
+   groups of a new shape get checkers of their own. */
 #define SHAPES_SIZE (1u << 16)
+#define MAX_SHAPES  (SHAPES_SIZE / 2)
+static UInt max_shapes = MAX_SHAPES;
 
 static Shape* shape_slot(const ColdOp* ops, UInt n_ops, Bool counted,
                          UInt hash)
@@ -1027,13 +1029,13 @@ static Shape* shape_slot(const ColdOp* ops, UInt n_ops, Bool counted,
       shapes = alloc_chunk(SHAPES_SIZE * sizeof(Shape), "cachegrind: shapes");
       shapes_size = SHAPES_SIZE;
    }
-   if (2 * (n_shapes + 1) > shapes_size)
-      return NULL;
    for (i = hash & (shapes_size - 1); ; i = (i + 1) & (shapes_size - 1)) {
       Shape* s = &shapes[i];
-      if (s->code == NULL
-          || (s->hash == hash && same_shape(s, ops, n_ops, counted)))
+      if (s->code != NULL
+          && s->hash == hash && same_shape(s, ops, n_ops, counted))
          return s;
+      if (s->code == NULL)
+         return n_shapes < max_shapes ? s : NULL;
    }
 }
 
@@ -1064,9 +1066,10 @@ Bool cg_checkers_use_descriptors(void)
    return use_descriptors;
 }
 
-void cg_checkers_init(Bool descriptors)
+void cg_checkers_init(Bool descriptors, UInt shapes_wanted)
 {
    use_descriptors = descriptors;
+   max_shapes = shapes_wanted < MAX_SHAPES ? shapes_wanted : MAX_SHAPES;
 }
 
 void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
@@ -1122,6 +1125,6 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
    return NULL;
 }
 Bool cg_checkers_use_descriptors(void) { return False; }
-void cg_checkers_init(Bool descriptors) { }
+void cg_checkers_init(Bool descriptors, UInt shapes_wanted) { }
 
 #endif

@@ -79,6 +79,7 @@ typedef struct {
    Bool          sim_thread;      /* simulate the access log in a thread */
    Bool          checker_descriptors; /* groups of one shape share a
                                         checker (debug option) */
+   Long          checker_shapes;  /* at most this many shapes shared */
    Long          inline_miss_paths; /* bytes of checkers made with miss
                                      paths inline (debug option) */
    Long          hot_threshold;   /* cold executions before a hot
@@ -429,7 +430,9 @@ struct _CacheLevel;
 void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
                      const struct _CacheLevel* i1,
                      const struct _CacheLevel* d1, void** desc_out);
-void  cg_checkers_init(Bool descriptors);
+/* `shapes_wanted`: at most that many shapes share checkers (capped at
+   the table's 32768); groups of other shapes get their own. */
+void  cg_checkers_init(Bool descriptors, UInt shapes_wanted);
 Bool  cg_checkers_use_descriptors(void);
 void  cg_checkers_print_stats(void);
 

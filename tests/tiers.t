@@ -84,6 +84,8 @@ for my $name (qw(matrix_walk-O0 pointer_chase-O2 branches-O2 strings-O2 simd-O2
 # other sizes (x87), vector accesses (simd), string instructions and
 # branches: all routines (0) and all inline (1 GB).
 for my $mode (['--checker-descriptors=yes'],
+              # a full shape table: no shape shared, or the first few only
+              ['--checker-shapes=0'], ['--checker-shapes=20'],
               ['--checker-descriptors=no', '--inline-miss-paths=0'],
               ['--checker-descriptors=no', '--inline-miss-paths=' . (1 << 30)]) {
     for my $name (qw(unaligned-O2 x87-O0 simd-O2 strings-O2 branches-O2 indirect-O2)) {
@@ -101,11 +103,16 @@ for my $mode (['--checker-descriptors=yes'],
     my ($own_made) = $own->{stderr} =~ /^--\d+-- group checkers: (\d+),/m;
     unlike($own->{stderr}, qr/checker descriptors:/, '--checker-descriptors=no: no shared checkers');
     cmp_ok($own_made // 0, '>', $made // 0, '--checker-descriptors=no: more checkers, one per group');
+    my $few = run_ours(['--stats=yes', '--checker-shapes=20'], [$progs->{'matrix_walk-O2'}]);
+    like($few->{stderr}, qr/^--\d+-- checker descriptors: 20 shapes shared, \d+ bytes$/m,
+         '--checker-shapes=20: twenty shapes shared, the other groups have their own');
 }
 {
     my $help = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
     like($help->{out}, qr/^    --checker-descriptors=no\|yes +groups of the same shape .*?\[yes\]$/ms,
          '--help-debug lists --checker-descriptors with its default');
+    like($help->{out}, qr/^    --checker-shapes=<n> +at most <n> shapes share checkers.*?\[32768\]$/ms,
+         '--help-debug lists --checker-shapes with its default');
     like($help->{out}, qr/^    --inline-miss-paths=<n> +with --checker-descriptors=no, .*?\[4194304\]$/ms,
          '--help-debug lists --inline-miss-paths with its default');
 }
