@@ -64,7 +64,8 @@
 /* Bounds for one checker of MAX_CHECKER_OPS operations: its hit path
    and its miss paths. */
 #define MAX_HIT_BYTES  4096
-#define MAX_MISS_BYTES 8192   /* 26 inline fetch paths, 6 data paths */
+#define MAX_MISS_BYTES 8192   /* 32 inline paths (a shared checker's
+                                 are up to ~120 bytes each) */
 
 /* The helpers miss paths call.  Each chunk starts with a copy of this
    table, so that a call reaches its helper's address with a 32-bit
@@ -788,7 +789,6 @@ static void* new_desc(UInt bytes)
    }
    d = desc_chunk + desc_chunk_used;
    desc_chunk_used += (bytes + 7) & ~7u;
-   desc_bytes += bytes;
    return d;
 }
 
@@ -872,13 +872,13 @@ static UChar* emit_desc_miss_path(UChar* at, const CacheLevel* d1,
       at = emit_mov(at, R11, addr_reg);
       return emit_inline_miss_tail(at, d1, op, back);
    }
-   at = emit_save(at, live_after | 1u);      /* cg_log_data(entry, addr, size) */
+   at = emit_save(at, live_after);   /* cg_log_data(entry, addr, size); %rdi is live */
    if (addr_reg != RSI)
       at = emit_mov(at, RSI, addr_reg);
    at = emit_desc_load(at, RDI, off);
    at = emit_movabs(at, RDX, op->size);
    at = emit_call(at, TARGET_DATA_ANY);
-   at = emit_restore(at, live_after | 1u);
+   at = emit_restore(at, live_after);
    patch_jump(emit_jump(&at, CC_ALWAYS), back);
    return at;
 }
@@ -978,7 +978,7 @@ typedef struct {
    UInt   hash;
    UInt   n_ops;
    Bool   counted;
-   ColdOp* ops;      /* words zeroed: they are not part of the shape */
+   ColdOp* ops;      /* a copy; only kinds, args and sizes matter */
    UChar* code;
 } Shape;
 
@@ -1094,6 +1094,7 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
    if (code == NULL)
       return emit_checker(ops, n_ops, counter, False, NULL, i1, d1);
    desc = new_desc(bytes);
+   desc_bytes += bytes;
    fill_desc(desc, ops, n_ops, counter, i1, offset);
    *desc_out = desc;
    return code;
