@@ -642,20 +642,35 @@ static UChar* emit_near_call(UChar* at, const UChar* target)
 
 /* A fetch's log helper work up to the append: its first and last I1
    lines made MRU (constants both), the entry's words in %r10, %r11. */
+/* A fetch's I1 blocks and log entry, for both kinds of checker. */
+typedef struct {
+   UWord first, last;   /* I1 block numbers */
+   UWord word0, word1;  /* the log entry */
+} FetchEntry;
+
+static FetchEntry fetch_entry(const CacheLevel* i1, const InstrInfo* site)
+{
+   FetchEntry e;
+
+   e.first = site->addr >> i1->line_bits;
+   e.last  = (site->addr + site->len - 1) >> i1->line_bits;
+   e.word0 = (UWord)site->cc | LOG_CODE_FETCH;
+   e.word1 = site->addr | ((UWord)site->len << LOG_SIZE_SHIFT);
+   return e;
+}
+
 static UChar* emit_fetch_entry(UChar* at, const CacheLevel* i1,
                                const InstrInfo* site)
 {
-   UWord first = site->addr >> i1->line_bits;
-   UWord last  = (site->addr + site->len - 1) >> i1->line_bits;
+   FetchEntry e = fetch_entry(i1, site);
 
-   at = emit_store_const(at, cg_cache_mru_slot(i1, first),
-                         cg_cache_mru_value(i1, first));
-   if (last != first)
-      at = emit_store_const(at, cg_cache_mru_slot(i1, last),
-                            cg_cache_mru_value(i1, last));
-   at = emit_movabs(at, R10, (UWord)site->cc | LOG_CODE_FETCH);
-   return emit_movabs(at, R11, site->addr
-                               | ((UWord)site->len << LOG_SIZE_SHIFT));
+   at = emit_store_const(at, cg_cache_mru_slot(i1, e.first),
+                         cg_cache_mru_value(i1, e.first));
+   if (e.last != e.first)
+      at = emit_store_const(at, cg_cache_mru_slot(i1, e.last),
+                            cg_cache_mru_value(i1, e.last));
+   at = emit_movabs(at, R10, e.word0);
+   return emit_movabs(at, R11, e.word1);
 }
 
 /* A miss path: the routine's call, or for other sizes than the
@@ -803,16 +818,14 @@ static void fill_desc(UChar* desc, const ColdOp* ops, UInt n_ops,
    for (i = 0; i < n_ops; i++) {
       UWord* w = (UWord*)(desc + offset[i]);
       if (is_fetch(&ops[i])) {
-         const InstrInfo* site = (const InstrInfo*)ops[i].word;
-         UWord first = site->addr >> i1->line_bits;
-         UWord last  = (site->addr + site->len - 1) >> i1->line_bits;
+         FetchEntry e = fetch_entry(i1, (const InstrInfo*)ops[i].word);
          DescFetch* f = (DescFetch*)w;
-         f->first_slot  = cg_cache_mru_slot(i1, first);
-         f->first_value = cg_cache_mru_value(i1, first);
-         f->last_slot   = cg_cache_mru_slot(i1, last);
-         f->last_value  = cg_cache_mru_value(i1, last);
-         f->word0 = (UWord)site->cc | LOG_CODE_FETCH;
-         f->word1 = site->addr | ((UWord)site->len << LOG_SIZE_SHIFT);
+         f->first_slot  = cg_cache_mru_slot(i1, e.first);
+         f->first_value = cg_cache_mru_value(i1, e.first);
+         f->last_slot   = cg_cache_mru_slot(i1, e.last);
+         f->last_value  = cg_cache_mru_value(i1, e.last);
+         f->word0 = e.word0;
+         f->word1 = e.word1;
       } else if (ops[i].kind == COLD_DATA) {
          w[0] = ops[i].word;
       } else {
