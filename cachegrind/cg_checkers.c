@@ -1028,9 +1028,9 @@ static Bool same_shape(const Shape* s, const ColdOp* ops, UInt n_ops,
 }
 
 /* A fixed table, at most half full: once it holds max_shapes shapes,
-   groups of a new shape get checkers of their own. */
-#define SHAPES_SIZE (1u << 16)
-#define MAX_SHAPES  (SHAPES_SIZE / 2)
+   groups of a new shape get checkers of their own.  Sized for
+   max_shapes when first needed (none at all for --checker-shapes=0). */
+#define MAX_SHAPES  (1u << 15)
 static UInt max_shapes = MAX_SHAPES;
 
 static Shape* shape_slot(const ColdOp* ops, UInt n_ops, Bool counted,
@@ -1038,9 +1038,12 @@ static Shape* shape_slot(const ColdOp* ops, UInt n_ops, Bool counted,
 {
    UInt i;
 
+   if (max_shapes == 0)
+      return NULL;
    if (shapes == NULL) {
-      shapes = alloc_chunk(SHAPES_SIZE * sizeof(Shape), "cachegrind: shapes");
-      shapes_size = SHAPES_SIZE;
+      for (shapes_size = 2; shapes_size < 2 * max_shapes; shapes_size *= 2)
+         ;
+      shapes = alloc_chunk(shapes_size * sizeof(Shape), "cachegrind: shapes");
    }
    for (i = hash & (shapes_size - 1); ; i = (i + 1) & (shapes_size - 1)) {
       Shape* s = &shapes[i];
