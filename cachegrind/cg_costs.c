@@ -40,8 +40,20 @@ static InternedString* interned_string_of(const HChar* text)
 static InternedString** string_buckets;
 static UInt            string_n_buckets;
 static UInt            string_count;
-static CostCentre**    cc_buckets;
-static UInt            cc_n_buckets;
+/* Cost centres by (file, function, line): open addressing, with each
+   key in its slot, so that a look-up reads one slot instead of walking
+   a chain of cost centres (whose key fields lie past their counts: a
+   cache miss per node, half of a translation's look-up time).  At most
+   half the slots are used. */
+typedef struct {
+   const HChar* file;     /* NULL: a free slot */
+   const HChar* fn;
+   CostCentre*  cc;
+   Int          line;
+} CcSlot;
+
+static CcSlot*         cc_slots;
+static UInt            cc_n_slots;      /* a power of two */
 static UInt            cc_count;
 static CostCentre**    cc_by_index;     /* cc_count of them */
 static UInt            cc_by_index_size;
@@ -54,9 +66,8 @@ void cg_costs_init(void)
    string_n_buckets = 1024;
    string_buckets = VG_(calloc)("cg.costs.strings", string_n_buckets,
                                 sizeof(InternedString*));
-   cc_n_buckets = 4096;
-   cc_buckets = VG_(calloc)("cg.costs.buckets", cc_n_buckets,
-                            sizeof(CostCentre*));
+   cc_n_slots = 8192;
+   cc_slots = VG_(calloc)("cg.costs.slots", cc_n_slots, sizeof(CcSlot));
    block_table = VG_(HT_construct)("cg.costs.blocks");
 }
 
@@ -138,40 +149,49 @@ static UInt cc_hash(const HChar* file, const HChar* fn, Int line)
    UWord h = (UWord)file * 31 + (UWord)fn * 17 + (UWord)(UInt)line;
    h ^= h >> 17;
    h *= 0x9E3779B1u;
-   return (UInt)(h ^ (h >> 13)) & (cc_n_buckets - 1);
+   return (UInt)(h ^ (h >> 13));
+}
+
+/* The slot holding the key, or the free slot where it belongs. */
+static CcSlot* cc_slot(const HChar* file, const HChar* fn, Int line)
+{
+   UInt mask = cc_n_slots - 1;
+   UInt i = cc_hash(file, fn, line) & mask;
+
+   for (;; i = (i + 1) & mask) {
+      CcSlot* slot = &cc_slots[i];
+      if (slot->file == NULL
+          || (slot->file == file && slot->fn == fn && slot->line == line))
+         return slot;
+   }
 }
 
 static void cc_grow(void)
 {
-   UInt old_n = cc_n_buckets, i;
-   CostCentre** old = cc_buckets;
+   UInt i;
 
-   cc_n_buckets *= 2;
-   cc_buckets = VG_(calloc)("cg.costs.buckets", cc_n_buckets,
-                            sizeof(CostCentre*));
-   for (i = 0; i < old_n; i++) {
-      CostCentre* cc = old[i];
-      while (cc != NULL) {
-         CostCentre* next = cc->hash_next;
-         UInt b = cc_hash(cc->file, cc->fn, cc->line);
-         cc->hash_next = cc_buckets[b];
-         cc_buckets[b] = cc;
-         cc = next;
-      }
+   cc_n_slots *= 2;
+   VG_(free)(cc_slots);
+   cc_slots = VG_(calloc)("cg.costs.slots", cc_n_slots, sizeof(CcSlot));
+   for (i = 0; i < cc_count; i++) {
+      CostCentre* cc = cc_by_index[i];
+      CcSlot* slot = cc_slot(cc->file, cc->fn, cc->line);
+      slot->file = cc->file;
+      slot->fn   = cc->fn;
+      slot->line = cc->line;
+      slot->cc   = cc;
    }
-   VG_(free)(old);
 }
 
 /* Strings are interned, so pointer equality is name equality. */
 static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
                                   Int line)
 {
-   UInt b = cc_hash(file, fn, line);
+   CcSlot* slot = cc_slot(file, fn, line);
    CostCentre* cc;
 
-   for (cc = cc_buckets[b]; cc != NULL; cc = cc->hash_next)
-      if (cc->file == file && cc->fn == fn && cc->line == line)
-         return cc;
+   if (slot->file != NULL)
+      return slot->cc;
 
    cc = VG_(calloc)("cg.costs.cc", 1, sizeof(CostCentre));
    /* The access log keeps a code in the low bits of its address. */
@@ -179,8 +199,10 @@ static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
    cc->file = file;
    cc->fn   = fn;
    cc->line = line;
-   cc->hash_next = cc_buckets[b];
-   cc_buckets[b] = cc;
+   slot->file = file;
+   slot->fn   = fn;
+   slot->line = line;
+   slot->cc   = cc;
    if (cc_count == cc_by_index_size) {
       cc_by_index_size = cc_by_index_size == 0 ? 1024 : 2 * cc_by_index_size;
       cc_by_index = VG_(realloc)("cg.costs.by_index", cc_by_index,
@@ -189,7 +211,7 @@ static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
    cc->index = cc_count;
    cc_by_index[cc_count] = cc;
    cc_count++;
-   if (cc_count > 2 * cc_n_buckets)
+   if (cc_count > cc_n_slots / 2)
       cc_grow();
    return cc;
 }
@@ -608,15 +630,13 @@ CostCentre** cg_costs_sorted(UInt* n_out)
    UInt i, n = 0;
 
    rank_strings();
-   for (i = 0; i < cc_n_buckets; i++) {
-      CostCentre* cc;
-      for (cc = cc_buckets[i]; cc != NULL; cc = cc->hash_next) {
-         items[n].names = (ULong)interned_string_of(cc->file)->rank << 32
-                          | interned_string_of(cc->fn)->rank;
-         items[n].line = cc->line;
-         items[n].cc = cc;
-         n++;
-      }
+   for (i = 0; i < cc_count; i++) {
+      CostCentre* cc = cc_by_index[i];
+      items[n].names = (ULong)interned_string_of(cc->file)->rank << 32
+                       | interned_string_of(cc->fn)->rank;
+      items[n].line = cc->line;
+      items[n].cc = cc;
+      n++;
    }
    tl_assert(n == cc_count);
    VG_(ssort)(items, n, sizeof(SortItem), sort_item_order);
@@ -634,12 +654,10 @@ const CgLookupStats* cg_costs_lookup_stats(void) { return &lookup_stats; }
 
 void cg_costs_for_each(void (*fn)(CostCentre* cc, void* arg), void* arg)
 {
-   UInt b;
-   CostCentre* cc;
+   UInt i;
 
-   for (b = 0; b < cc_n_buckets; b++)
-      for (cc = cc_buckets[b]; cc != NULL; cc = cc->hash_next)
-         fn(cc, arg);
+   for (i = 0; i < cc_count; i++)
+      fn(cc_by_index[i], arg);
 }
 
 Int cg_costs_order(const CostCentre* a, const CostCentre* b)

@@ -133,7 +133,6 @@ typedef struct _CostCentre {
    const HChar*        fn;
    Int                 line;
    UInt                index;      /* creation order: see GroupCount */
-   struct _CostCentre* hash_next;
 } CostCentre;
 
 /* One guest instruction: its address, length and cost centre.  While a
