@@ -80,16 +80,29 @@ static void put_str(Writer* w, const HChar* s)
    put_bytes(w, s, VG_(strlen)(s));
 }
 
+/* Digits by hand: a large profile has hundreds of thousands of
+   numbers, most of them 0, and VG_(sprintf) took about 35 ns each
+   (two thirds of python's 17 ms of output writing). */
 static void put_ulong(Writer* w, ULong n)
 {
-   HChar digits[32];
-   put_bytes(w, digits, VG_(sprintf)(digits, "%llu", n));
+   HChar digits[20];
+   Int at = sizeof digits;
+
+   do {
+      digits[--at] = (HChar)('0' + n % 10);
+      n /= 10;
+   } while (n != 0);
+   put_bytes(w, digits + at, sizeof digits - at);
 }
 
 static void put_int(Writer* w, Int n)
 {
-   HChar digits[16];
-   put_bytes(w, digits, VG_(sprintf)(digits, "%d", n));
+   if (n < 0) {
+      put_bytes(w, "-", 1);
+      put_ulong(w, -(ULong)(Long)n);
+   } else {
+      put_ulong(w, (ULong)n);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -160,7 +173,7 @@ static void write_counts(Writer* w, const ULong* count)
    Int ev;
    for (ev = 0; ev < CG_N_EVENTS; ev++) {
       if (cg_output_event_selected(ev)) {
-         put_str(w, " ");
+         put_bytes(w, " ", 1);
          put_ulong(w, count[ev]);
       }
    }
