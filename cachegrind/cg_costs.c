@@ -43,7 +43,7 @@ static UInt            string_count;
 /* Cost centres by (file, function, line): open addressing, with each
    key in its slot, so that a look-up reads one slot instead of walking
    a chain of cost centres (whose key fields lie past their counts: a
-   cache miss per node, half of a translation's look-up time).  At most
+   cache miss per node, most of cg_costs_for_instr's own time).  At most
    half the slots are used. */
 typedef struct {
    const HChar* file;     /* NULL: a free slot */
