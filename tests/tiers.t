@@ -32,7 +32,7 @@ sub tier_report {
 
 for my $name (qw(matrix_walk-O0 pointer_chase-O2 branches-O2 strings-O2 simd-O2
                  recursion-O0 indirect-O2 unaligned-O2 atomics-O2 threads-O2
-                 signals-O0)) {
+                 signals-O0 jitcode-O2)) {
     next unless $progs->{$name};
     for my $threshold (0, 1, 5) {
         for my $branch ([], ['--branch-sim=yes']) {
