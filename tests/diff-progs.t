@@ -15,6 +15,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Test::More;
+use File::Path qw(remove_tree);
 use CgTest qw(:all);
 
 require_tools();
@@ -137,6 +138,22 @@ run_parallel(
 
 diag(sprintf('compared %d program x option cases, %d identical (%.0fs)',
              $n, $identical, time - $t0));
+
+# The comparison can fail: ours run with an option the reference did not
+# get must not match it, and a failed comparison's runs are kept.
+{
+    my $pair = run_pair([], [$bins->{'branches-O0'}], ours_opts => ['--branch-sim=yes']);
+    ok(!runs_match($pair->{ref}, $pair->{ours}),
+       'self-check: a run with other options does not match the reference');
+    my $dir = keep_evidence('self-check --branch-sim=yes', $pair->{ref}, $pair->{ours});
+    my @kept = map { -s "$dir/$_" ? $_ : () }
+               qw(ref.stdout ref.stderr ours.stdout ours.stderr);
+    my @outs = glob("$dir/ref.cg.out.* $dir/ours.cg.out.*");
+    is(scalar(@kept) + scalar(@outs), 6,
+       'self-check: both runs\' stdout, stderr and output file kept')
+        or diag("  kept in $dir: @kept @outs");
+    remove_tree($dir);
+}
 done_testing();
 
 sub _status {

@@ -32,7 +32,7 @@ our @EXPORT_OK = qw(
     top_dir tests_dir build_root ref_valgrind ours_valgrind
     require_tools build_progs prog_names build_one
     run_ref run_ours run_valgrind
-    run_pair runs_match matches_reference
+    run_pair runs_match matches_reference keep_evidence
     parse_cgout normalise_stderr compare_runs check_banner
     run_parallel case_label slurp spew which run_captured
     REF_BANNER
@@ -800,7 +800,31 @@ sub compare_runs {
     my ($sa, $sb) = (normalise_stderr($ref->{stderr}), normalise_stderr($ours->{stderr}));
     my $ok = $t->(Test::More::ok($sa eq $sb, "$label: normalised stderr"));
     Test::More::diag("  $_") for $ok ? () : _describe_text_diff($sa, $sb);
+    unless ($all) {
+        my $kept = eval { keep_evidence($label, $ref, $ours) };
+        Test::More::diag($kept ? "  both runs kept in $kept" : "  could not keep the runs: $@");
+    }
     return $all;
+}
+
+# A failed comparison keeps what both runs left (stdout, stderr, output
+# files) under tests/build/failures/, since the run directories are gone
+# by now: a failure seen once, in a run nobody watched, can still be
+# looked at.  Returns the directory; dies if it cannot write there.
+sub keep_evidence {
+    my ($label, @runs) = @_;
+    (my $name = $label) =~ s/[^\w.=,-]+/_/g;
+    my $dir = File::Spec->catdir(build_root(), 'failures', $name);
+    make_path($dir);
+    for my $run (@runs) {
+        my $which = $run->{which} || 'run';
+        spew(File::Spec->catfile($dir, "$which.stdout"), $run->{stdout} // '');
+        spew(File::Spec->catfile($dir, "$which.stderr"), $run->{stderr} // '');
+        for my $f (@{ $run->{files} || [] }) {
+            spew(File::Spec->catfile($dir, "$which.$f->{name}"), $f->{content});
+        }
+    }
+    return $dir;
 }
 
 sub _status_str {
