@@ -815,6 +815,7 @@ sub keep_evidence {
     my ($label, @runs) = @_;
     (my $name = $label) =~ s/[^\w.=,-]+/_/g;
     my $dir = File::Spec->catdir(build_root(), 'failures', $name);
+    remove_tree($dir);    # an earlier failure's files would mix in
     make_path($dir);
     for my $run (@runs) {
         my $which = $run->{which} || 'run';
