@@ -107,6 +107,16 @@ for my $mode (['--checker-descriptors=yes'],
     like($few->{stderr}, qr/^--\d+-- checker descriptors: 20 shapes shared, \d+ bytes$/m,
          '--checker-shapes=20: twenty shapes shared, the other groups have their own');
 }
+# jitcode (compared above) reaches the discard path: both its unmapped
+# pages and its code rewritten in place discard translations, about
+# twice a round for 600 rounds.
+if ($progs->{'jitcode-O2'}) {
+    my $run = run_ours(['--stats=yes'], [$progs->{'jitcode-O2'}]);
+    my ($discarded) = $run->{stderr} =~ /^--\d+--\s+transtab: discarded\s+([\d,]+)/m;
+    ($discarded //= '0') =~ tr/,//d;
+    cmp_ok($discarded, '>=', 600, 'jitcode: translations were discarded')
+        or diag($run->{stderr});
+}
 {
     my $help = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
     like($help->{out}, qr/^    --checker-descriptors=no\|yes +groups of the same shape .*?\[yes\]$/ms,
