@@ -332,6 +332,11 @@ static void hand_over_current(void)
    UInt k = current_chunk;
 
    n_handovers++;
+   /* The entries were stored non-temporally (weakly ordered): all of
+      them must be visible before the chunk's end is. */
+#if defined(VGA_amd64)
+   __asm__ volatile ("sfence" ::: "memory");
+#endif
    __atomic_store_n(&handed_over[k].end, (UWord)log.cursor,
                     __ATOMIC_RELEASE);
    if (thread_running) {
@@ -489,13 +494,15 @@ static inline void append(UWord first, UWord second)
       append_after_room(first, second);
       return;
    }
-   /* The simulator thread read these lines a lap ago: ask for them,
-      for writing, early, so that the stores do not wait. */
+   /* Non-temporal, as the checkers' appends (cg_checkers.c,
+      emit_append, says why). */
 #if defined(VGA_amd64)
-   __asm__ volatile ("prefetchw %0" : : "m"(at[32]));
-#endif
+   __asm__ volatile ("movnti %1, %0" : "=m"(at[0]) : "r"(first));
+   __asm__ volatile ("movnti %1, %0" : "=m"(at[1]) : "r"(second));
+#else
    at[0] = first;
    at[1] = second;
+#endif
    log.cursor = at + 2;
 }
 
