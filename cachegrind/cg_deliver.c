@@ -34,6 +34,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 #include "cg_tool.h"
@@ -470,6 +471,10 @@ static IRExpr* guard_comparison(const Delivery* d, const IRExpr* guard,
    fuses the exit's own compare and jump, instead of keeping the guard's
    bit in a register across the call and testing it twice (cc1 with
    --branch-sim=yes: 33.5 -> 31.6 MB of translations). */
+/* For --stats=yes: how many conditional branches' outcomes were
+   translated, and how many of them from the comparison made again. */
+static ULong n_outcomes, n_outcomes_compared_again;
+
 static IRExpr* taken_as_word(Delivery* d, const Event* ev)
 {
    IRExpr* cond = ev->value;
@@ -477,7 +482,9 @@ static IRExpr* taken_as_word(Delivery* d, const Event* ev)
    IRExpr* again = guard_comparison(d, cond, &negated);
    Bool invert = ev->inverted;
 
+   n_outcomes++;
    if (again != NULL) {
+      n_outcomes_compared_again++;
       cond = assign(d, Ity_I1, again);
       invert = invert != negated;
    }
@@ -485,6 +492,14 @@ static IRExpr* taken_as_word(Delivery* d, const Event* ev)
       cond = assign(d, Ity_I1, IRExpr_Unop(Iop_Not1, cond));
    return assign(d, d->word_ty,
                  IRExpr_Unop(is_64bit(d) ? Iop_1Uto64 : Iop_1Uto32, cond));
+}
+
+void cg_deliver_print_stats(void)
+{
+   if (n_outcomes > 0)
+      VG_(dmsg)("branch outcomes: %llu translated, %llu of them from the "
+                "guard's comparison made again\n",
+                n_outcomes, n_outcomes_compared_again);
 }
 
 /* cc->count[event] += flag (a word that is 0 or 1). */

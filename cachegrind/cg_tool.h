@@ -511,6 +511,9 @@ IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
                     const VexArchInfo* archinfo,
                     IRType gWordTy, IRType hWordTy);
 const CgInstrumentStats* cg_instrument_stats(void);
+/* For --stats=yes: how conditional branches' outcomes were translated
+   (cg_deliver.c). */
+void cg_deliver_print_stats(void);
 
 /*------------------------------------------------------------*/
 /*--- Output (cg_output.c, cg_summary.c)                   ---*/

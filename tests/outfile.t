@@ -125,5 +125,19 @@ same_as_reference('-q', ['-q'], expect_files => 1);
     is(scalar @{ $stats[0] }, 13, '--stats=yes: the reference prints 13 tool lines');
     is_deeply($stats[1], $stats[0], '--stats=yes: same tool statistics');
 }
+{
+    # The predictor's taken word is the exit's comparison made again
+    # (cg_deliver.c, guard_comparison) wherever the guard allows, which
+    # keeps translations small; counts are the same either way, so only
+    # --stats=yes shows whether that path is still taken.
+    my $res = run_ours(['--branch-sim=yes', '--stats=yes',
+                        '--cachegrind-out-file=/dev/null'], ['/bin/ls', '/']);
+    my ($all, $again) = $res->{stderr} =~
+        /branch outcomes: (\d+) translated, (\d+) of them from the guard's comparison made again/;
+    ok(defined $all && $all > 0, '--stats=yes counts the branch outcomes translated');
+    ok(defined $again && $again > $all / 2,
+       'most of them come from the guard\'s comparison made again'
+       . (defined $again ? " ($again of $all)" : ''));
+}
 
 done_testing();
