@@ -463,6 +463,10 @@ static IRExpr* guard_comparison(const Delivery* d, const IRExpr* guard,
    return NULL;
 }
 
+/* For --stats=yes: how many conditional branches' outcomes were
+   translated, and how many of them from the comparison made again. */
+static ULong n_outcomes, n_outcomes_compared_again;
+
 /* The branch's outcome as a 0/1 word: taken = guard, or its negation
    when the exit leaves to the next instruction (VEX may lay a jcc out
    either way round).  Where the guard is a comparison of two atoms, it
@@ -471,10 +475,6 @@ static IRExpr* guard_comparison(const Delivery* d, const IRExpr* guard,
    fuses the exit's own compare and jump, instead of keeping the guard's
    bit in a register across the call and testing it twice (cc1 with
    --branch-sim=yes: 33.5 -> 31.6 MB of translations). */
-/* For --stats=yes: how many conditional branches' outcomes were
-   translated, and how many of them from the comparison made again. */
-static ULong n_outcomes, n_outcomes_compared_again;
-
 static IRExpr* taken_as_word(Delivery* d, const Event* ev)
 {
    IRExpr* cond = ev->value;
