@@ -594,26 +594,6 @@ static UChar* emit_data_routine(UChar* at, const CacheLevel* d1, UWord size)
    return at;
 }
 
-/* A descriptor checker's fetch miss, up to the append: %r10 points at
-   the fetch's record (DescFetch); its two mirror stores, then its two
-   words into %r10 and %r11. */
-static UChar* emit_fetch_words(UChar* at)
-{
-   static const UChar code[] = {
-      0x49, 0x8B, 0x02,             /* mov (%r10),%rax    first slot  */
-      0x4D, 0x8B, 0x5A, 0x08,       /* mov 8(%r10),%r11   its value   */
-      0x4C, 0x89, 0x18,             /* mov %r11,(%rax)                */
-      0x49, 0x8B, 0x42, 0x10,       /* mov 16(%r10),%rax  last slot   */
-      0x4D, 0x8B, 0x5A, 0x18,       /* mov 24(%r10),%r11  its value   */
-      0x4C, 0x89, 0x18,             /* mov %r11,(%rax)                */
-      0x4D, 0x8B, 0x5A, 0x28,       /* mov 40(%r10),%r11  second word */
-      0x4D, 0x8B, 0x52, 0x20        /* mov 32(%r10),%r10  first word  */
-   };
-   VG_(memcpy)(at, code, sizeof code);
-   return at + sizeof code;
-}
-
-
 static void emit_miss_routines(const CacheLevel* d1)
 {
    UChar* at = chunk + chunk_used;
@@ -763,13 +743,21 @@ static UChar* emit_inline_miss_path(UChar* at, const CacheLevel* i1,
 
    The descriptor, in words:
      the counter's address        if the group is counted
-     per fetch:   DescFetch (6 words)
+     per fetch:   DescFetch (3 words)
      per data:    the log entry's first word
-     per branch:  the address part, the mispredictions' count address */
+     per branch:  the address part, the mispredictions' count address
+
+   A fetch's record holds the block its hit path tests, not that
+   block's mirror slot as well: the I1 mirror is indexed by block, so
+   the slot is the block's set bits scaled by 8, two ALU operations
+   away.  Halving the record matters because the descriptors are
+   read on every run and crowd the host's L2 (cc1: 15 MB of them):
+   doubling it cost python and cc1 about 3 %. */
 typedef struct {
-   UWord* first_slot;  UWord first_value;   /* I1 mirror, first line */
-   UWord* last_slot;   UWord last_value;    /* and last (maybe the same) */
-   UWord  word0, word1;                     /* the log entry */
+   UWord block;          /* tested: the first line's (the last's for
+                            COLD_FETCH_LAST_ONLY); for a straddle the
+                            last is block + 1 */
+   UWord word0, word1;   /* the log entry */
 } DescFetch;
 
 static Bool is_fetch(const ColdOp* op)
@@ -829,10 +817,8 @@ static void fill_desc(UChar* desc, const ColdOp* ops, UInt n_ops,
       if (is_fetch(&ops[i])) {
          FetchEntry e = fetch_entry(i1, (const InstrInfo*)ops[i].word);
          DescFetch* f = (DescFetch*)w;
-         f->first_slot  = cg_cache_mru_slot(i1, e.first);
-         f->first_value = cg_cache_mru_value(i1, e.first);
-         f->last_slot   = cg_cache_mru_slot(i1, e.last);
-         f->last_value  = cg_cache_mru_value(i1, e.last);
+         tl_assert(e.last == e.first || e.last == e.first + 1);
+         f->block = ops[i].kind == COLD_FETCH_LAST_ONLY ? e.last : e.first;
          f->word0 = e.word0;
          f->word1 = e.word1;
       } else if (ops[i].kind == COLD_DATA) {
@@ -844,49 +830,88 @@ static void fill_desc(UChar* desc, const ColdOp* ops, UInt n_ops,
    }
 }
 
-/* Miss (jne) unless the block in the slot and value at `off` (a
-   DescFetch half) is its set's MRU block. */
-static UChar* emit_desc_block_test(UChar* at, Int off, UChar** miss)
+/* %r10 = the I1 mirror slot's index of the block in %rax (its set). */
+static UChar* emit_i1_set_index(UChar* at, const CacheLevel* i1)
 {
-   at = emit_desc_load(at, RAX, off);
-   at = emit_desc_load(at, R10, off + 8);
-   at[0] = 0x4C; at[1] = 0x39; at[2] = 0x10;              /* cmp %r10,(%rax) */
-   at += 3;
+   tl_assert(i1->mru_stride_bits == 3 && i1->mru_value_shift == 0
+             && i1->set_mask < 0x80000000UL);
+   at[0] = 0x41; at[1] = 0x89; at[2] = 0xC2;              /* mov %eax,%r10d */
+   at[3] = 0x41; at[4] = 0x81; at[5] = 0xE2;              /* and $m,%r10d */
+   return put32(at + 6, (UInt)i1->set_mask);
+}
+
+/* cmp or mov (`opcode`) between %rax and the I1 mirror slot at index
+   %r10. */
+static UChar* emit_i1_slot_op(UChar* at, const CacheLevel* i1, UChar opcode)
+{
+   at[0] = 0x4A; at[1] = opcode; at[2] = 0x04; at[3] = 0xD5; /* %rax,m(,%r10,8) */
+   return put32(at + 4, abs32(i1->mru));
+}
+
+/* %rax = the next block (a straddle's last line). */
+static UChar* emit_next_block(UChar* at)
+{
+   at[0] = 0x48; at[1] = 0x83; at[2] = 0xC0; at[3] = 1;   /* add $1,%rax */
+   return at + 4;
+}
+
+/* Miss (jne) unless the block in %rax is its set's MRU block. */
+static UChar* emit_desc_block_test(UChar* at, const CacheLevel* i1,
+                                   UChar** miss)
+{
+   at = emit_i1_set_index(at, i1);
+   at = emit_i1_slot_op(at, i1, 0x39);
    *miss = emit_jump(&at, CC_NE);
    return at;
 }
 
-static UChar* emit_desc_fetch_test(UChar* at, const ColdOp* op, Int off,
+static UChar* emit_desc_fetch_test(UChar* at, const CacheLevel* i1,
+                                   const ColdOp* op, Int off,
                                    UChar** miss, UChar** second_miss)
 {
-   switch (op->kind) {
-   case COLD_FETCH:
-      return emit_desc_block_test(at, off, miss);
-   case COLD_FETCH_LAST_ONLY:
-      return emit_desc_block_test(at, off + 16, miss);
-   case COLD_FETCH_BOTH:
-      at = emit_desc_block_test(at, off, second_miss);
-      return emit_desc_block_test(at, off + 16, miss);
-   default:   /* COLD_FETCH_ALWAYS */
+   if (op->kind == COLD_FETCH_ALWAYS) {
       *miss = emit_jump(&at, CC_ALWAYS);
       return at;
    }
+   at = emit_desc_load(at, RAX, off);
+   if (op->kind != COLD_FETCH_BOTH)
+      return emit_desc_block_test(at, i1, miss);
+   at = emit_desc_block_test(at, i1, second_miss);
+   at = emit_next_block(at);
+   return emit_desc_block_test(at, i1, miss);
+}
+
+/* A descriptor checker's fetch miss, up to the append: the lines it
+   tested become MRU in the I1 mirror (a COLD_FETCH_LAST_ONLY's first
+   line already is), then the entry's words into %r10 and %r11. */
+static UChar* emit_desc_fetch_words(UChar* at, const CacheLevel* i1,
+                                    const ColdOp* op, Int off)
+{
+   at = emit_desc_load(at, RAX, off);
+   at = emit_i1_set_index(at, i1);
+   at = emit_i1_slot_op(at, i1, 0x89);
+   if (op->kind == COLD_FETCH_BOTH || op->kind == COLD_FETCH_ALWAYS) {
+      at = emit_next_block(at);
+      at = emit_i1_set_index(at, i1);
+      at = emit_i1_slot_op(at, i1, 0x89);
+   }
+   at = emit_desc_load(at, R10, off + (Int)offsetof(DescFetch, word0));
+   return emit_desc_load(at, R11, off + (Int)offsetof(DescFetch, word1));
 }
 
 /* A miss path of a shared checker, ending in the jump back: the
    routines' work inline (shapes are few, so this is little code); for
    data accesses of other sizes, the log helper, with the live argument
    registers and the descriptor saved around it. */
-static UChar* emit_desc_miss_path(UChar* at, const CacheLevel* d1,
+static UChar* emit_desc_miss_path(UChar* at, const CacheLevel* i1,
+                                  const CacheLevel* d1,
                                   const ColdOp* op, Int off, UInt live_after,
                                   const UChar* back)
 {
    Int addr_reg = arg_regs[op->arg];
 
    if (op->kind != COLD_DATA) {
-      at[0] = 0x4C; at[1] = 0x8D; at[2] = 0x97;          /* lea d(%rdi),%r10 */
-      at = put32(at + 3, (UInt)off);
-      at = emit_fetch_words(at);
+      at = emit_desc_fetch_words(at, i1, op, off);
       return emit_inline_miss_tail(at, d1, op, back);
    }
    if (data_routine_for(op->size) != NULL) {
@@ -958,7 +983,7 @@ static UChar* emit_checker(const ColdOp* ops, UInt n_ops, ULong* counter,
                                arg_regs[ops[i].arg], &ops[i],
                                offset != NULL ? offset[i] : -1);
       else if (offset != NULL)
-         at = emit_desc_fetch_test(at, &ops[i], offset[i], &miss[i],
+         at = emit_desc_fetch_test(at, i1, &ops[i], offset[i], &miss[i],
                                    &second_miss[i]);
       else
          at = emit_fetch_test(at, i1, &ops[i], &miss[i], &second_miss[i]);
@@ -976,8 +1001,8 @@ static UChar* emit_checker(const ColdOp* ops, UInt n_ops, ULong* counter,
       if (second_miss[i] != NULL)
          patch_jump(second_miss[i], at);
       if (offset != NULL) {
-         at = emit_desc_miss_path(at, d1, &ops[i], offset[i], live_after[i],
-                                  back[i]);
+         at = emit_desc_miss_path(at, i1, d1, &ops[i], offset[i],
+                                  live_after[i], back[i]);
       } else if (hit_bytes + miss_bytes < (ULong)cg_clo.inline_miss_paths
                  && (ops[i].kind != COLD_DATA
                      || data_routine_for(ops[i].size) != NULL)) {
@@ -1065,7 +1090,8 @@ static Shape* shape_slot(const ColdOp* ops, UInt n_ops, Bool counted,
 }
 
 static UChar* shared_checker_for(const ColdOp* ops, UInt n_ops, Bool counted,
-                                 const CacheLevel* d1, const Int* offset)
+                                 const CacheLevel* i1, const CacheLevel* d1,
+                                 const Int* offset)
 {
    UInt hash = shape_hash(ops, n_ops, counted);
    Shape* s = shape_slot(ops, n_ops, counted, hash);
@@ -1078,7 +1104,7 @@ static UChar* shared_checker_for(const ColdOp* ops, UInt n_ops, Bool counted,
       s->counted = counted;
       s->ops = new_desc(n_ops * sizeof(ColdOp));
       VG_(memcpy)(s->ops, ops, n_ops * sizeof(ColdOp));
-      s->code = emit_checker(ops, n_ops, NULL, counted, offset, NULL, d1);
+      s->code = emit_checker(ops, n_ops, NULL, counted, offset, i1, d1);
       n_shapes++;
    }
    return s->code;
@@ -1112,7 +1138,7 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
       return emit_checker(ops, n_ops, counter, False, NULL, i1, d1);
    *desc_out = NULL;
    bytes = desc_layout(ops, n_ops, counter != NULL, offset);
-   code = shared_checker_for(ops, n_ops, counter != NULL, d1, offset);
+   code = shared_checker_for(ops, n_ops, counter != NULL, i1, d1, offset);
    /* The table is full: a checker of the group's own, which finds the
       addresses where the shared one would and ignores the descriptor
       argument. */

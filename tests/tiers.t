@@ -93,6 +93,16 @@ for my $mode (['--checker-descriptors=yes'],
                           common => ['--branch-sim=yes'], expect_files => 1);
     }
 }
+# A shared checker finds a fetch's I1 mirror slot from its block's set
+# bits: an I1 of one set (every straddle always logged) and of two sets
+# (a straddle's two lines in the two sets) against the reference.
+for my $i1 ('--I1=512,8,64', '--I1=1024,8,64') {
+    for my $name (qw(unaligned-O2 strings-O2 branches-O2)) {
+        matches_reference("$name $i1 --checker-descriptors=yes", [$progs->{$name}],
+                          ['--checker-descriptors=yes'],
+                          common => [$i1, '--branch-sim=yes'], expect_files => 1);
+    }
+}
 {
     my $shared = run_ours(['--stats=yes'], [$progs->{'matrix_walk-O2'}]);
     my ($shapes) = $shared->{stderr} =~ /^--\d+-- checker descriptors: (\d+) shapes shared, \d+ bytes$/m;
