@@ -742,7 +742,7 @@ static UChar* emit_inline_miss_path(UChar* at, const CacheLevel* i1,
    run: cc1 +0.57 s against +0.14 s).
 
    The descriptor, in words:
-     the counter's address        if the group is counted
+     the group's counter          if the group is counted
      per fetch:   DescFetch (3 words)
      per data:    the log entry's first word
      per branch:  the address part, the mispredictions' count address
@@ -811,7 +811,7 @@ static void fill_desc(UChar* desc, const ColdOp* ops, UInt n_ops,
    UInt i;
 
    if (counter != NULL)
-      *(ULong**)desc = counter;
+      *(ULong*)desc = 0;   /* the group's counter from now on */
    for (i = 0; i < n_ops; i++) {
       UWord* w = (UWord*)(desc + offset[i]);
       if (is_fetch(&ops[i])) {
@@ -966,8 +966,7 @@ static UChar* emit_checker(const ColdOp* ops, UInt n_ops, ULong* counter,
 
    entry = at = chunk + chunk_used;
    if (offset != NULL && counted) {
-      at = emit_desc_load(at, RAX, 0);
-      at[0] = 0x48; at[1] = 0x83; at[2] = 0x00; at[3] = 0x01; /* addq $1,(%rax) */
+      at[0] = 0x48; at[1] = 0x83; at[2] = 0x07; at[3] = 0x01; /* addq $1,(%rdi) */
       at += 4;
    } else if (offset == NULL && counter != NULL) {
       at = emit_count(at, counter);

@@ -453,6 +453,7 @@ EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
    UInt i;
 
    group->executions = counter_alloc();
+   group->pool_counter = True;
    group->n_counts = n_items;
    for (i = 0; i < n_items; i++) {
       tl_assert(items[i].times <= 0xFFFF);
@@ -463,6 +464,14 @@ EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
    group->next = block->groups;
    block->groups = group;
    return group;
+}
+
+void cg_costs_count_group_at(EventGroup* group, ULong* counter)
+{
+   tl_assert(group->pool_counter && *group->executions == 0);
+   counter_free(group->executions);
+   group->executions = counter;
+   group->pool_counter = False;
 }
 
 typedef struct _BlockMem {
@@ -519,7 +528,8 @@ static void free_block(BlockInfo* block)
    }
    while (group != NULL) {
       EventGroup* next = group->next;
-      counter_free(group->executions);
+      if (group->pool_counter)
+         counter_free(group->executions);
       piece_free(&block_pool, group, group_bytes(group->n_counts));
       group = next;
    }

@@ -617,6 +617,7 @@ typedef struct {
    UInt    arg_base;    /* 1 where the descriptor is the first argument */
    Bool    checker;     /* else a cold run */
    ULong*  counter;     /* the next checker counts the group's runs */
+   EventGroup* group;
 } OpBatch;
 
 /* One call per checker, with the data addresses as its arguments (after
@@ -630,6 +631,8 @@ static void emit_checker_call(Delivery* d, OpBatch* batch)
    IRExpr* args[MAX_CHECKER_ADDRS + 1];
    UInt i, n = 0;
 
+   if (desc != NULL && batch->counter != NULL)
+      cg_costs_count_group_at(batch->group, (ULong*)desc);
    if (batch->arg_base > 0)
       args[n++] = mkIRExpr_HWord((HWord)desc);
    for (i = 0; i < batch->n_addrs; i++)
@@ -712,6 +715,7 @@ static void start_batch(Delivery* d, OpBatch* batch, EventGroup* group)
    /* With the log there is no --toggle-collect (cg_main.c), whose flag
       the count would have to add instead of 1. */
    batch->counter = batch->checker ? group->executions : NULL;
+   batch->group = group;
 }
 
 void cg_deliver_events(Delivery* d, const Event* events, Int n)

@@ -166,9 +166,11 @@ typedef struct {
 /* A run of events that always executes as a whole, with the one
    counter compiled code increments for it. */
 typedef struct _EventGroup {
-   ULong*              executions;   /* in a pool of counters */
+   ULong*              executions;   /* in a pool of counters, or in a
+                                        checker's descriptor */
    struct _EventGroup* next;
    UInt                n_counts;
+   Bool                pool_counter; /* executions is the pool's */
    GroupCount          counts[0];
 } EventGroup;
 
@@ -201,6 +203,9 @@ BlockInfo*  cg_costs_new_block(Addr key, UInt n_fetch_sites);
 void        cg_costs_discard_block(Addr key, Bool may_still_run);
 EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
                                UInt n_items);
+/* The group's runs are counted at `counter` from now on (memory that
+   outlives the group, holding 0). */
+void        cg_costs_count_group_at(EventGroup* group, ULong* counter);
 /* Memory that lives exactly as long as the block's translation. */
 void*       cg_costs_block_alloc(BlockInfo* block, SizeT bytes);
 /* The live block with this key (either one, if there are two). */
@@ -425,7 +430,9 @@ struct _CacheLevel;
 /* With `desc_out` NULL, the group's own routine; otherwise (only if
    cg_checkers_use_descriptors()) a routine shared by the groups of the
    same shape, whose first argument is the descriptor *desc_out is set
-   to, and whose data addresses follow (ColdOp.arg counts from 1). */
+   to, and whose data addresses follow (ColdOp.arg counts from 1).  A
+   counted group's runs are then counted in the descriptor's first
+   word, not in *counter. */
 void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
                      const struct _CacheLevel* i1,
                      const struct _CacheLevel* d1, void** desc_out);
