@@ -21,7 +21,9 @@
    the checker counts the group's run as well.
 
    A checker is, in program order:
-     addq $1, counter(%rip)                (the group's executions)
+     addq $1, counter(%rip)                (the group's executions; a
+                                            shared checker's counter is
+                                            its descriptor's first word)
      per fetch:  cmpq $block, i1_slot;  jne miss_k
      per access: rax = addr & slot_mask; r10 = addr - d1_mirror[rax];
                  cmpq $(line - size), r10; ja miss_k
@@ -733,9 +735,9 @@ static UChar* emit_inline_miss_path(UChar* at, const CacheLevel* i1,
 
 /* A descriptor checker is shared by every group of the same shape (the
    ops' kinds, sizes and argument registers): what differs between the
-   groups -- the counter, the fetches' mirror slots and values, the log
-   entries' first words, the branches' address parts -- is read from a
-   descriptor, passed in %rdi (the data addresses follow in %rsi on).
+   groups -- the counter itself, the fetches' blocks, the log entries'
+   words, the branches' address parts -- is read from a descriptor,
+   passed in %rdi (the data addresses follow in %rsi on).
    Why: in a large program (cc1) each group's own checker is code that
    is cold in the host's caches, and a cold line of code costs about
    four times what a cold line of data does (one more of each per group
