@@ -753,8 +753,10 @@ static UChar* emit_inline_miss_path(UChar* at, const CacheLevel* i1,
    block's mirror slot as well: the I1 mirror is indexed by block, so
    the slot is the block's set bits scaled by 8, two ALU operations
    away.  Halving the record matters because the descriptors are
-   read on every run and crowd the host's L2 (cc1: 15 MB of them):
-   doubling it cost python and cc1 about 3 %. */
+   read on every run and crowd the host's L2 (cc1: 15 MB of them
+   before, 9 MB now): doubling it cost python and cc1 about 3 %.
+   (COLD_FETCH_ALWAYS needs an I1 of one set, which turns the access
+   log and so the checkers off: its paths here are only defensive.) */
 typedef struct {
    UWord block;          /* tested: the first line's (the last's for
                             COLD_FETCH_LAST_ONLY); for a straddle the

@@ -98,7 +98,8 @@ for my $mode (['--checker-descriptors=yes'],
 # access log, and so the checkers, needs more than one set) against the
 # reference.  straddle_loop is laid out so that, with two ways, a
 # straddle whose second line were not made MRU in the mirror would
-# change the I1 misses (checked: 1,000 more with that line removed).
+# change the I1 misses (checked: 1,000 more with that mirror store
+# removed).
 for my $i1 ('--I1=256,2,64', '--I1=1024,8,64') {
     for my $name (qw(straddle_loop-O2 straddle_loop-O0 unaligned-O2 strings-O2
                      branches-O2)) {
