@@ -194,8 +194,9 @@ static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
       return slot->cc;
 
    cc = VG_(calloc)("cg.costs.cc", 1, sizeof(CostCentre));
-   /* The access log keeps a code in the low bits of its address. */
-   tl_assert(!cg_log_enabled() || ((UWord)cc & LOG_CODE_MASK) == 0);
+   /* The access log keeps a code in the low bits of its address, and
+      other things above bit 47. */
+   tl_assert(!cg_log_enabled() || ((UWord)cc & ~LOG_CC_MASK) == 0);
    cc->file = file;
    cc->fn   = fn;
    cc->line = line;

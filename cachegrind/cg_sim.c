@@ -174,7 +174,7 @@ void cg_sim_log_entries(const UWord* p, const UWord* end)
 
    /* No --toggle-collect with the log (cg_main.c): every miss counts. */
    for (; p < end; p += 2) {
-      CostCentre* cc = (CostCentre*)(p[0] & ~(UWord)LOG_CODE_MASK);
+      CostCentre* cc = (CostCentre*)(p[0] & LOG_CC_MASK);
       UWord code = p[0] & LOG_CODE_MASK;
       UWord word = p[1];
       Addr addr = word & LOG_ADDR_MASK;

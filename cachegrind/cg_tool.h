@@ -299,8 +299,17 @@ CG_DECLARE_SIZED_DATA_HELPERS(32)
    Codes: 0 fetch (length in the second word); 1-6 read of 1, 2, 4, 8,
    16, 32 bytes, 7 read of the size in the second word; the same plus 8
    for writes; 8 a guarded access whose guard held (size in the second
-   word, and whether it writes; its helper counted it). */
+   word, and whether it writes; its helper counted it).  The first
+   word's top 16 bits are not the cost centre's (user-space addresses
+   have fewer than 48 bits): a shared checker's data entry carries its
+   test's constants there (cg_checkers.c, DATA_TEST_SHIFT), which the
+   simulator ignores. */
 #define LOG_CODE_MASK      15
+#if VG_WORDSIZE == 8
+#define LOG_CC_MASK        ((((UWord)1 << 48) - 1) & ~(UWord)LOG_CODE_MASK)
+#else
+#define LOG_CC_MASK        (~(UWord)LOG_CODE_MASK)
+#endif
 #define LOG_CODE_FETCH     0
 #define LOG_CODE_WRITE     8
 #define LOG_CODE_GUARDED   8
