@@ -1010,6 +1010,9 @@ static UChar* emit_desc_miss_path(UChar* at, const CacheLevel* i1,
       at = emit_desc_fetch_words(at, i1, op, off);
       return emit_inline_miss_tail(at, d1, op, back);
    }
+   /* The size from the descriptor's size byte, the straddle and a full
+      chunk by the any-size routine; the sized routines below remain
+      for lines whose limit does not fit the byte (sizes_share_code). */
    if (sizes_share_code(d1, op->size)) {
       UChar *slow, *straddles;
       at = emit_desc_load(at, R10, off);
