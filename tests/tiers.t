@@ -108,6 +108,19 @@ for my $i1 ('--I1=256,2,64', '--I1=1024,8,64') {
                           common => [$i1, '--branch-sim=yes'], expect_files => 1);
     }
 }
+# A shared checker's data test reads line - size from a byte of its
+# descriptor (so that sizes share a checker); with 512-byte D1 lines
+# that does not fit, and the accesses keep checkers of their size.
+# Both kinds against the reference: 64-byte lines, and 512-byte D1
+# lines (the access log stays on while another level's lines are
+# shorter than 256 bytes).
+for my $d1 ('--D1=32768,8,64', '--D1=65536,2,512') {
+    for my $name (qw(unaligned-O2 strings-O2 matrix_walk-O2)) {
+        matches_reference("$name $d1 --checker-descriptors=yes", [$progs->{$name}],
+                          ['--checker-descriptors=yes'],
+                          common => [$d1], expect_files => 1);
+    }
+}
 {
     my $shared = run_ours(['--stats=yes'], [$progs->{'matrix_walk-O2'}]);
     my ($shapes) = $shared->{stderr} =~ /^--\d+-- checker descriptors: (\d+) shapes shared, \d+ bytes$/m;
