@@ -579,20 +579,28 @@ static UChar* emit_touch_d1_line(UChar* at, const CacheLevel* d1)
    return put32(at, (UInt)line_mask);
 }
 
-/* Jumps (the field returned) if an access of `size` bytes at %r11
-   ends on the next line; uses %rax. */
-static UChar* emit_straddle_test(UChar* at, const CacheLevel* d1, UWord size,
-                                 UChar** straddles)
+/* Jumps (the field returned) if the last byte's address, in %rax, is
+   on another line than %r11's. */
+static UChar* emit_last_byte_test(UChar* at, const CacheLevel* d1,
+                                  UChar** straddles)
 {
    Long line_mask = -((Long)1 << d1->line_bits);
 
-   at[0] = 0x49; at[1] = 0x8D; at[2] = 0x83;             /* lea d(%r11),%rax */
-   at = put32(at + 3, (UInt)(size - 1));
    at[0] = 0x4C; at[1] = 0x31; at[2] = 0xD8;             /* xor %r11,%rax */
    at[3] = 0x48; at[4] = 0xA9;                           /* test $l,%rax */
    at = put32(at + 5, (UInt)line_mask);
    *straddles = emit_jump(&at, CC_NE);
    return at;
+}
+
+/* Jumps (the field returned) if an access of `size` bytes at %r11
+   ends on the next line; uses %rax. */
+static UChar* emit_straddle_test(UChar* at, const CacheLevel* d1, UWord size,
+                                 UChar** straddles)
+{
+   at[0] = 0x49; at[1] = 0x8D; at[2] = 0x83;             /* lea d(%r11),%rax */
+   at = put32(at + 3, (UInt)(size - 1));
+   return emit_last_byte_test(at, d1, straddles);
 }
 
 /* The line of %r11 is touched; if the access's last byte is on the
@@ -635,14 +643,8 @@ static UChar* emit_size_m1_from_entry(UChar* at)
 static UChar* emit_straddle_test_rax(UChar* at, const CacheLevel* d1,
                                      UChar** straddles)
 {
-   Long line_mask = -((Long)1 << d1->line_bits);
-
    at[0] = 0x4C; at[1] = 0x01; at[2] = 0xD8;             /* add %r11,%rax */
-   at[3] = 0x4C; at[4] = 0x31; at[5] = 0xD8;             /* xor %r11,%rax */
-   at[6] = 0x48; at[7] = 0xA9;                           /* test $l,%rax */
-   at = put32(at + 8, (UInt)line_mask);
-   *straddles = emit_jump(&at, CC_NE);
-   return at;
+   return emit_last_byte_test(at + 3, d1, straddles);
 }
 
 /* The data routine for an entry whose size is in its first word (a
