@@ -183,6 +183,24 @@ static void cc_grow(void)
    }
 }
 
+/* Cost centres live until exit, so they come from large zeroed chunks
+   by a bump: the general allocator's per-piece work was a third of the
+   cost of adding one (a short run adds tens of thousands). */
+#define CC_CHUNK_COUNT 512
+
+static CostCentre* cc_alloc(void)
+{
+   static CostCentre* chunk;
+   static UInt        chunk_left;
+
+   if (chunk_left == 0) {
+      chunk = VG_(calloc)("cg.costs.cc", CC_CHUNK_COUNT, sizeof(CostCentre));
+      chunk_left = CC_CHUNK_COUNT;
+   }
+   chunk_left--;
+   return chunk++;
+}
+
 /* Strings are interned, so pointer equality is name equality. */
 static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
                                   Int line)
@@ -193,7 +211,7 @@ static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
    if (slot->file != NULL)
       return slot->cc;
 
-   cc = VG_(calloc)("cg.costs.cc", 1, sizeof(CostCentre));
+   cc = cc_alloc();
    /* The access log keeps a code in the low bits of its address, and
       other things above bit 47. */
    tl_assert(!cg_log_enabled() || ((UWord)cc & ~LOG_CC_MASK) == 0);
@@ -229,77 +247,133 @@ static void count_lookup(Bool has_file_line, Bool has_fn)
       lookup_stats.lookups_none++;
 }
 
+/* Names by the debug info's own pointers.  The names the symbol and
+   line tables return point into their debug info's string tables, so
+   equal pointers (in one epoch) are equal names: a name is worked out
+   (demangled, or a path joined) and interned once per pointer, then
+   found by a probe.  Pointers stay valid while the debug info that holds
+   them is loaded; any unloading starts a new epoch, which empties the
+   cache.  Open addressing, at most half full, never evicting: with a
+   fixed direct-mapped cache of 4,096 entries, cc1's 4,973 functions
+   kept evicting each other, and each miss demangled a C++ name again
+   (over half of the time cc1's instrumentation spent in look-ups). */
+typedef struct {
+   const HChar* key1;     /* NULL: a free entry */
+   const HChar* key2;
+   const HChar* name;     /* interned */
+} NameCacheEntry;
+
+typedef struct {
+   NameCacheEntry* entries;
+   UInt            size;    /* a power of two, or 0 before first use */
+   UInt            used;
+   DiEpoch         epoch;
+} NameCache;
+
+static UInt name_cache_hash(const HChar* key1, const HChar* key2)
+{
+   ULong h = (ULong)(UWord)key1 * 0x9E3779B97F4A7C15ULL ^ (UWord)key2;
+   h *= 0x9E3779B97F4A7C15ULL;
+   return (UInt)(h >> 32);
+}
+
+static NameCacheEntry* name_cache_slot(NameCache* c, const HChar* key1,
+                                       const HChar* key2)
+{
+   UInt mask = c->size - 1;
+   UInt i = name_cache_hash(key1, key2) & mask;
+
+   for (;; i = (i + 1) & mask) {
+      NameCacheEntry* e = &c->entries[i];
+      if (e->key1 == NULL || (e->key1 == key1 && e->key2 == key2))
+         return e;
+   }
+}
+
+static void name_cache_resize(NameCache* c, UInt size)
+{
+   NameCacheEntry* old = c->entries;
+   UInt old_size = c->size, i;
+
+   c->entries = VG_(calloc)("cg.costs.names", size, sizeof(NameCacheEntry));
+   c->size = size;
+   for (i = 0; i < old_size; i++)
+      if (old[i].key1 != NULL)
+         *name_cache_slot(c, old[i].key1, old[i].key2) = old[i];
+   VG_(free)(old);
+}
+
+/* The entry for the two keys: found, or free (key1 NULL) for the
+   caller to fill with name_cache_fill. */
+static NameCacheEntry* name_cache_find(NameCache* c, DiEpoch epoch,
+                                       const HChar* key1, const HChar* key2)
+{
+   if (c->size == 0) {
+      name_cache_resize(c, 1024);
+      c->epoch = epoch;
+   }
+   if (c->epoch.n != epoch.n) {
+      VG_(memset)(c->entries, 0, c->size * sizeof(NameCacheEntry));
+      c->used = 0;
+      c->epoch = epoch;
+   }
+   return name_cache_slot(c, key1, key2);
+}
+
+static const HChar* name_cache_fill(NameCache* c, NameCacheEntry* e,
+                                    const HChar* key1, const HChar* key2,
+                                    const HChar* name)
+{
+   e->key1 = key1;
+   e->key2 = key2;
+   e->name = name;
+   if (++c->used > c->size / 2)
+      name_cache_resize(c, 2 * c->size);
+   return name;
+}
+
 /* The function name of an address is what VG_(get_fnname) returns, but
    that demangles (C++) the symbol's name on every call: for cc1, a C++
    program with no line tables, that was about 1 s of a 9 s run, most of
    what --cache-sim=no adds to --tool=none.  The undemangled lookup
-   finds the same symbol without demangling it, and the name it returns
-   points into the symbol table, so equal pointers mean the same symbol
-   and hence the same final name: that is the key of a small cache of
-   final names.  A miss asks VG_(get_fnname) itself, so the names are
-   exactly its own.  Pointers stay valid while the debug info that holds
-   them is loaded; any unloading starts a new epoch, which empties the
-   cache.  VG_(get_fnname_raw) is the core's own (pub_core_debuginfo.h),
-   not part of the tool interface, so it is declared here. */
+   finds the same symbol without demangling it, and its name is the
+   key of the final names' cache; a miss asks VG_(get_fnname) itself,
+   so the names are exactly its own.  VG_(get_fnname_raw) is the core's
+   own (pub_core_debuginfo.h), not part of the tool interface, so it is
+   declared here. */
 extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar** buf);
 
-#define FN_CACHE_SIZE 4096   /* a power of two */
-
-typedef struct {
-   const HChar* raw;       /* symbol-table name, or NULL */
-   const HChar* name;      /* interned final name */
-} FnCacheEntry;
-
-static FnCacheEntry fn_cache[FN_CACHE_SIZE];
-static DiEpoch      fn_cache_epoch;
+static NameCache fn_names, paths;
+static const HChar* unknown_name;   /* interned UNKNOWN_NAME */
 
 static const HChar* function_name(DiEpoch epoch, Addr instr_addr,
                                   Bool* has_fn)
 {
    const HChar *raw, *final_name;
-   FnCacheEntry* entry;
+   NameCacheEntry* e;
 
-   if (fn_cache_epoch.n != epoch.n) {
-      VG_(memset)(fn_cache, 0, sizeof fn_cache);
-      fn_cache_epoch = epoch;
-   }
    *has_fn = VG_(get_fnname_raw)(epoch, instr_addr, &raw);
    if (!*has_fn)
-      return intern(UNKNOWN_NAME);
-   entry = &fn_cache[((UWord)raw >> 3) & (FN_CACHE_SIZE - 1)];
-   if (entry->raw == raw)
-      return entry->name;
+      return unknown_name;
+   e = name_cache_find(&fn_names, epoch, raw, NULL);
+   if (e->key1 != NULL)
+      return e->name;
    *has_fn = VG_(get_fnname)(epoch, instr_addr, &final_name);
    tl_assert(*has_fn);   /* the same symbol search found it just now */
-   entry->raw = raw;
-   entry->name = intern(final_name);
-   return entry->name;
+   return name_cache_fill(&fn_names, e, raw, NULL, intern(final_name));
 }
 
-/* The path of the last instruction looked up.  The names the line
-   table returns point into its debug info's string table, so the same
-   two pointers (in the same epoch: see function_name) are the same
-   path, and consecutive instructions nearly always share it; joining
-   and interning it again was a tenth of a short run's translation
-   time. */
-static struct {
-   DiEpoch      epoch;
-   const HChar* file;
-   const HChar* dir;
-   const HChar* path;   /* interned */
-} last_path;
-
+/* "dir/file" of a line-table entry, joined and interned once per pair
+   of string-table pointers (joining and interning it for every
+   instruction was a tenth of a short run's translation time). */
 static const HChar* path_of(DiEpoch epoch, const HChar* dir,
                             const HChar* file)
 {
-   if (last_path.path == NULL || last_path.epoch.n != epoch.n
-       || last_path.file != file || last_path.dir != dir) {
-      last_path.epoch = epoch;
-      last_path.file = file;
-      last_path.dir = dir;
-      last_path.path = intern_path(dir, file);
-   }
-   return last_path.path;
+   NameCacheEntry* e = name_cache_find(&paths, epoch, file, dir);
+
+   if (e->key1 != NULL)
+      return e->name;
+   return name_cache_fill(&paths, e, file, dir, intern_path(dir, file));
 }
 
 /* File and line come from the line table, the function from the
@@ -308,18 +382,17 @@ static CostCentre* last_cc;
 
 CostCentre* cg_costs_for_instr(Addr instr_addr, Bool count_lookup_stats)
 {
-   static const HChar* unknown;
    DiEpoch epoch = VG_(current_DiEpoch)();
    const HChar *file, *dir;
    const HChar *path, *fn;
    UInt line = 0;
    Bool has_file_line, has_fn;
 
-   if (unknown == NULL)
-      unknown = intern(UNKNOWN_NAME);
+   if (unknown_name == NULL)
+      unknown_name = intern(UNKNOWN_NAME);
    has_file_line = VG_(get_filename_linenum)(epoch, instr_addr,
                                              &file, &dir, &line);
-   path = has_file_line ? path_of(epoch, dir, file) : unknown;
+   path = has_file_line ? path_of(epoch, dir, file) : unknown_name;
    if (!has_file_line)
       line = 0;
 
