@@ -183,22 +183,85 @@ static void cc_grow(void)
    }
 }
 
-/* Cost centres live until exit, so they come from large zeroed chunks
-   by a bump: the general allocator's per-piece work was a third of the
-   cost of adding one (a short run adds tens of thousands). */
-#define CC_CHUNK_COUNT 512
+/* Blocks and groups: hundreds of thousands of small pieces (cc1 has
+   125,000 blocks and more groups) that live as long as a translation.
+   They come from 64 KiB chunks, with one free list per size in 8-byte
+   units, because the general allocator's header and redzone per piece
+   cost about as much as a group's contents. */
+#define PIECE_UNIT       8
+#define PIECE_MAX_UNITS  64           /* larger pieces use VG_(malloc) */
+#define PIECE_CHUNK      (64 * 1024)
+
+typedef struct _FreePiece { struct _FreePiece* next; } FreePiece;
+
+typedef struct {
+   FreePiece* free_pieces[PIECE_MAX_UNITS + 1];
+   UChar*     chunk_next;
+   SizeT      chunk_left;
+} PiecePool;
+
+/* Groups' execution counters have a pool of their own: the group
+   checkers add to one at every run, and a translation's few counters
+   then share a cache line instead of taking one each (in the group
+   records they were as far apart as the records are long). */
+static PiecePool block_pool, counter_pool;
+
+static SizeT piece_units(SizeT bytes)
+{
+   return (bytes + PIECE_UNIT - 1) / PIECE_UNIT;
+}
+
+static void* piece_alloc(PiecePool* pool, const HChar* cost_centre,
+                         SizeT bytes)
+{
+   SizeT units = piece_units(bytes);
+   void* piece;
+
+   if (units > PIECE_MAX_UNITS)
+      return VG_(malloc)(cost_centre, bytes);
+   if (pool->free_pieces[units] != NULL) {
+      piece = pool->free_pieces[units];
+      pool->free_pieces[units] = pool->free_pieces[units]->next;
+      return piece;
+   }
+   if (pool->chunk_left < units * PIECE_UNIT) {
+      /* The tail of the old chunk is left unused: at most 511 bytes. */
+      pool->chunk_next = VG_(malloc)("cg.costs.chunk", PIECE_CHUNK);
+      pool->chunk_left = PIECE_CHUNK;
+   }
+   piece = pool->chunk_next;
+   pool->chunk_next += units * PIECE_UNIT;
+   pool->chunk_left -= units * PIECE_UNIT;
+   return piece;
+}
+
+static void piece_free(PiecePool* pool, void* piece, SizeT bytes)
+{
+   SizeT units = piece_units(bytes);
+   FreePiece* fp = piece;
+
+   if (units > PIECE_MAX_UNITS) {
+      VG_(free)(piece);
+      return;
+   }
+   fp->next = pool->free_pieces[units];
+   pool->free_pieces[units] = fp;
+}
+
+/* Cost centres live until exit, so they come from a pool of their own
+   (see piece_alloc): the general allocator's per-piece work was a third
+   of the cost of adding one, and a short run adds tens of thousands.
+   All its pieces have one size, a multiple of 16, so each stays as
+   aligned as its chunk: the log's codes need the low four bits (the
+   assertion in cc_find_or_add checks every one). */
+static PiecePool cc_pool;
 
 static CostCentre* cc_alloc(void)
 {
-   static CostCentre* chunk;
-   static UInt        chunk_left;
+   CostCentre* cc = piece_alloc(&cc_pool, "cg.costs.cc", sizeof(CostCentre));
 
-   if (chunk_left == 0) {
-      chunk = VG_(calloc)("cg.costs.cc", CC_CHUNK_COUNT, sizeof(CostCentre));
-      chunk_left = CC_CHUNK_COUNT;
-   }
-   chunk_left--;
-   return chunk++;
+   VG_(memset)(cc, 0, sizeof(CostCentre));
+   return cc;
 }
 
 /* Strings are interned, so pointer equality is name equality. */
@@ -253,10 +316,12 @@ static void count_lookup(Bool has_file_line, Bool has_fn)
    (demangled, or a path joined) and interned once per pointer, then
    found by a probe.  Pointers stay valid while the debug info that holds
    them is loaded; any unloading starts a new epoch, which empties the
-   cache.  Open addressing, at most half full, never evicting: with a
-   fixed direct-mapped cache of 4,096 entries, cc1's 4,973 functions
-   kept evicting each other, and each miss demangled a C++ name again
-   (over half of the time cc1's instrumentation spent in look-ups). */
+   cache.  Open addressing, at most half full, never evicting (a fixed
+   direct-mapped cache of 4,096 entries made cc1 demangle 5,972 times
+   for its 4,881 symbols); for paths, remembering only the last one
+   joined again whenever the file changed, as it often does in code
+   with inline functions from headers (45-52 M cycles of python's
+   start-up, now 9 M). */
 typedef struct {
    const HChar* key1;     /* NULL: a free entry */
    const HChar* key2;
@@ -409,70 +474,6 @@ CostCentre* cg_costs_for_instr(Addr instr_addr, Bool count_lookup_stats)
    return last_cc;
 }
 
-/* Blocks and groups: hundreds of thousands of small pieces (cc1 has
-   125,000 blocks and more groups) that live as long as a translation.
-   They come from 64 KiB chunks, with one free list per size in 8-byte
-   units, because the general allocator's header and redzone per piece
-   cost about as much as a group's contents. */
-#define PIECE_UNIT       8
-#define PIECE_MAX_UNITS  64           /* larger pieces use VG_(malloc) */
-#define PIECE_CHUNK      (64 * 1024)
-
-typedef struct _FreePiece { struct _FreePiece* next; } FreePiece;
-
-typedef struct {
-   FreePiece* free_pieces[PIECE_MAX_UNITS + 1];
-   UChar*     chunk_next;
-   SizeT      chunk_left;
-} PiecePool;
-
-/* Groups' execution counters have a pool of their own: the group
-   checkers add to one at every run, and a translation's few counters
-   then share a cache line instead of taking one each (in the group
-   records they were as far apart as the records are long). */
-static PiecePool block_pool, counter_pool;
-
-static SizeT piece_units(SizeT bytes)
-{
-   return (bytes + PIECE_UNIT - 1) / PIECE_UNIT;
-}
-
-static void* piece_alloc(PiecePool* pool, const HChar* cost_centre,
-                         SizeT bytes)
-{
-   SizeT units = piece_units(bytes);
-   void* piece;
-
-   if (units > PIECE_MAX_UNITS)
-      return VG_(malloc)(cost_centre, bytes);
-   if (pool->free_pieces[units] != NULL) {
-      piece = pool->free_pieces[units];
-      pool->free_pieces[units] = pool->free_pieces[units]->next;
-      return piece;
-   }
-   if (pool->chunk_left < units * PIECE_UNIT) {
-      /* The tail of the old chunk is left unused: at most 511 bytes. */
-      pool->chunk_next = VG_(malloc)("cg.costs.chunk", PIECE_CHUNK);
-      pool->chunk_left = PIECE_CHUNK;
-   }
-   piece = pool->chunk_next;
-   pool->chunk_next += units * PIECE_UNIT;
-   pool->chunk_left -= units * PIECE_UNIT;
-   return piece;
-}
-
-static void piece_free(PiecePool* pool, void* piece, SizeT bytes)
-{
-   SizeT units = piece_units(bytes);
-   FreePiece* fp = piece;
-
-   if (units > PIECE_MAX_UNITS) {
-      VG_(free)(piece);
-      return;
-   }
-   fp->next = pool->free_pieces[units];
-   pool->free_pieces[units] = fp;
-}
 
 static ULong* counter_alloc(void)
 {
