@@ -45,10 +45,10 @@ my %STATUS = (segv => 'signal 11');
 
 my @cases;
 for my $variant (sort keys %$bins) {
-    next if $variant eq 'libhot.so';
+    next if $variant =~ /^libhot2?\.so$/;
     (my $base = $variant) =~ s/-O[0-9s]$//;
     my @cmd = ($bins->{$variant});
-    push @cmd, $bins->{'libhot.so'} if $base eq 'dlopen_main';
+    push @cmd, $bins->{'libhot.so'}, $bins->{'libhot2.so'} if $base eq 'dlopen_main';
     for my $opts (@OPTSETS) {
         my %case = (
             label  => case_label($variant, $opts),

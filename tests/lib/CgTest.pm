@@ -217,7 +217,8 @@ sub build_one {
 
 # build_progs([$outdir]) -> { variant_name => absolute path }
 # Variants: NAME-O0 and NAME-O2 (both -g) for every fixture, 'nodebug'
-# (no -g, -O2, stripped) and 'libhot.so' (-g -O2 -fPIC -shared).
+# (no -g, -O2, stripped), 'libhot.so' and 'libhot2.so' (-g -O2 -fPIC
+# -shared; the second with -DHOT_OTHER).
 sub build_progs {
     my ($outdir) = @_;
     $outdir = File::Spec->catdir(build_root(), 'progs') unless defined $outdir;
@@ -251,10 +252,13 @@ sub build_progs {
         }
     }
     my $lib_c = File::Spec->catfile($src, 'hotlib.c');
-    my $lib   = File::Spec->catfile($outdir, 'libhot.so');
-    _compile($lib, 0, $cc, '-g', '-O2', '-fPIC', '-shared', $lib_c)
-        if _needs_build($lib, $lib_c, @common);
-    $built{'libhot.so'} = $lib;
+    for my $lib_name ('libhot.so', 'libhot2.so') {
+        my $lib = File::Spec->catfile($outdir, $lib_name);
+        my @variant = $lib_name eq 'libhot2.so' ? ('-DHOT_OTHER') : ();
+        _compile($lib, 0, $cc, '-g', '-O2', '-fPIC', '-shared', @variant, $lib_c)
+            if _needs_build($lib, $lib_c, @common);
+        $built{$lib_name} = $lib;
+    }
 
     flock($lock, LOCK_UN);
     close $lock;

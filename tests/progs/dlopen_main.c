@@ -1,6 +1,7 @@
 /* dlopen a shared library (path in argv[1]), call its hot loop many
- * times through dlsym, dlclose it, then do the same a second time. The
- * unload discards translations of the library's code. */
+ * times through dlsym, dlclose it, then do the same a second time with
+ * the library in argv[2] (or argv[1] again).  The unload discards
+ * translations of the library's code and its debug info. */
 #include <stdio.h>
 #include <stdint.h>
 #include <dlfcn.h>
@@ -33,11 +34,12 @@ static int use_library(const char *path, int round, uint64_t *out)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        puts("usage: dlopen_main /path/to/libhot.so");
+        puts("usage: dlopen_main /path/to/libhot.so [/path/to/second.so]");
         return 2;
     }
     uint64_t total = 0;
-    if (use_library(argv[1], 1, &total) || use_library(argv[1], 2, &total))
+    const char *second = argc > 2 ? argv[2] : argv[1];
+    if (use_library(argv[1], 1, &total) || use_library(second, 2, &total))
         return 1;
     printf("dlopen_main: total %llu\n", (unsigned long long)total);
     return 0;
