@@ -468,7 +468,7 @@ static void remember_symbol(DiEpoch epoch, Addr addr, const HChar* raw)
       } else if (addr - addrs.main >= size) {
          low = mid + 1;
       } else {
-         if (!is_text || name != raw || size == 0)
+         if (!is_text || name != raw)
             return;
          last_symbol.epoch = epoch;
          last_symbol.first = addrs.main > text_first ? addrs.main : text_first;
