@@ -139,10 +139,21 @@ sub require_tools {
 # ---------------------------------------------------------------------------
 # Fixture programs
 
-# name => extra link flags. nodebug and hotlib are handled specially.
+# name => extra link flags. nodebug, hotlib and swaplib are handled
+# specially.
 my %PROG_LIBS = (
     threads     => ['-pthread'],
     dlopen_main => ['-ldl'],
+    dlswap      => ['-ldl'],
+);
+
+# The libraries' sources and the shared objects built from each:
+# name => [extra compiler flags].
+my %LIBRARIES = (
+    hotlib  => { 'libhot.so' => [], 'libhot2.so' => ['-DHOT_OTHER'] },
+    # Without start files: loading or unloading runs none of its code.
+    swaplib => { 'libswap1.so' => ['-nostartfiles'],
+                 'libswap2.so' => ['-nostartfiles', '-DSWAP_OTHER'] },
 );
 
 sub _progs_src_dir { return File::Spec->catdir($TESTS_DIR, 'progs') }
@@ -153,7 +164,7 @@ sub prog_names {
     opendir(my $dh, $dir) or die "cannot open $dir: $!\n";
     my @names = sort map { /^(\w+)\.c$/ ? $1 : () } readdir $dh;
     closedir $dh;
-    return grep { $_ ne 'hotlib' } @names;
+    return grep { !exists $LIBRARIES{$_} } @names;
 }
 
 sub _mtime { my @st = stat($_[0]); return @st ? $st[9] : undef }
@@ -217,8 +228,9 @@ sub build_one {
 
 # build_progs([$outdir]) -> { variant_name => absolute path }
 # Variants: NAME-O0 and NAME-O2 (both -g) for every fixture, 'nodebug'
-# (no -g, -O2, stripped), 'libhot.so' and 'libhot2.so' (-g -O2 -fPIC
-# -shared; the second with -DHOT_OTHER).
+# (no -g, -O2, stripped), and the shared libraries of %LIBRARIES (-g -O2
+# -fPIC -shared and their own flags): 'libhot.so', 'libhot2.so',
+# 'libswap1.so' and 'libswap2.so'.
 sub build_progs {
     my ($outdir) = @_;
     $outdir = File::Spec->catdir(build_root(), 'progs') unless defined $outdir;
@@ -251,13 +263,15 @@ sub build_progs {
             $built{"$name-$opt"} = $out;
         }
     }
-    my $lib_c = File::Spec->catfile($src, 'hotlib.c');
-    for my $lib_name ('libhot.so', 'libhot2.so') {
-        my $lib = File::Spec->catfile($outdir, $lib_name);
-        my @variant = $lib_name eq 'libhot2.so' ? ('-DHOT_OTHER') : ();
-        _compile($lib, 0, $cc, '-g', '-O2', '-fPIC', '-shared', @variant, $lib_c)
-            if _needs_build($lib, $lib_c, @common);
-        $built{$lib_name} = $lib;
+    for my $lib_src (sort keys %LIBRARIES) {
+        my $lib_c = File::Spec->catfile($src, "$lib_src.c");
+        for my $lib_name (sort keys %{ $LIBRARIES{$lib_src} }) {
+            my $lib = File::Spec->catfile($outdir, $lib_name);
+            _compile($lib, 0, $cc, '-g', '-O2', '-fPIC', '-shared',
+                     @{ $LIBRARIES{$lib_src}{$lib_name} }, $lib_c)
+                if _needs_build($lib, $lib_c, @common);
+            $built{$lib_name} = $lib;
+        }
     }
 
     flock($lock, LOCK_UN);
