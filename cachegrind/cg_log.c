@@ -149,7 +149,49 @@ static UInt first_chunk_to_simulate;
 #define CLONE_THREAD_FLAGS 0x50F00UL  /* VM FS FILES SIGHAND THREAD SYSVSEM */
 #define SIMULATOR_STACK_WORDS (64 * 1024 / sizeof(UWord))
 
+/* The simulator's stack has no guard page (the tool cannot change the
+   protection of memory the core's address space manager handed out
+   without the manager's knowing).  Its frames are a few and small (no
+   recursion, nothing that allocates), so instead the stack is filled
+   with this pattern before the thread starts: the words still holding
+   it show how deep the thread went (--stats=yes), and the lowest ones
+   are checked whenever the simulator has caught up with the client
+   (cg_log_drain: at the end of the run and before a fork), so that an
+   overflow stops the run with a clear message instead of leaving
+   memory silently corrupted. */
+#define STACK_PATTERN    ((UWord)0x5CA1AB1E5CA1AB1EULL)
+#define STACK_RED_WORDS  (1024 / sizeof(UWord))
+
 static UWord* simulator_stack;
+
+static void fill_simulator_stack(void)
+{
+   UInt i;
+
+   for (i = 0; i < SIMULATOR_STACK_WORDS; i++)
+      simulator_stack[i] = STACK_PATTERN;
+}
+
+/* Bytes of the simulator's stack ever written since its thread started
+   (a word that happens to equal the pattern is not counted). */
+static UWord simulator_stack_bytes_used(void)
+{
+   UInt i = 0;
+
+   if (simulator_stack == NULL)
+      return 0;
+   while (i < SIMULATOR_STACK_WORDS && simulator_stack[i] == STACK_PATTERN)
+      i++;
+   return (SIMULATOR_STACK_WORDS - i) * sizeof(UWord);
+}
+
+static void check_simulator_stack(void)
+{
+   if (simulator_stack_bytes_used()
+       > (SIMULATOR_STACK_WORDS - STACK_RED_WORDS) * sizeof(UWord))
+      VG_(tool_panic)("the simulator thread came within 1 KB of the end "
+                      "of its 64 KB stack (or overflowed it)");
+}
 
 #endif /* VGA_amd64 */
 
@@ -240,6 +282,8 @@ static void start_simulator_thread(void)
    if (simulator_stack == NULL)
       simulator_stack = VG_(malloc)("cg.log.stack",
                                     SIMULATOR_STACK_WORDS * sizeof(UWord));
+   /* Again in a forked child, whose copy holds the parent's marks. */
+   fill_simulator_stack();
    /* Every chunk is free here (at the first start, and in a forked
       child, whose parent drained the log): the first one handed over
       will be the current one. */
@@ -395,6 +439,10 @@ void cg_log_drain(void)
          wait_for_free_chunk(seen);
       }
    }
+#if defined(VGA_amd64)
+   if (thread_running)
+      check_simulator_stack();
+#endif
 }
 
 /* A forked child has only the thread that called fork: it starts its
@@ -430,6 +478,12 @@ void cg_log_print_stats(void)
              n_handovers, CHUNK_WORDS / 2,
              thread_status,
              n_waits_for_room);
+#if defined(VGA_amd64)
+   if (simulator_stack != NULL)
+      VG_(dmsg)("simulator stack: %lu of %lu bytes used\n",
+                simulator_stack_bytes_used(),
+                (UWord)(SIMULATOR_STACK_WORDS * sizeof(UWord)));
+#endif
 }
 
 /*------------------------------------------------------------*/

@@ -79,6 +79,26 @@ for my $opt (qw(O0 O2)) {
     }
 }
 
+# The simulator's stack has no guard page (cg_log.c): --stats=yes
+# reports how much of it the thread used, in the parent and in the
+# forked child (which refills and reuses it); a run that reached its
+# last 1 KB would have stopped with a panic instead.
+{
+    my $res = run_ours(['--stats=yes', '--branch-sim=yes'], [$bin{O2}]);
+    is(_status($res), 'exit 0', 'stack report: runs');
+    my @used;
+    push @used, [ $1, $2, $3 ]
+        while $res->{stderr} =~ /^--(\d+)-- simulator stack: (\d+) of (\d+) bytes used$/mg;
+    is(scalar(@used), 2, 'stack report: one line from the parent, one from the child')
+        or diag($res->{stderr});
+    for my $u (@used) {
+        my ($pid, $bytes, $size) = @$u;
+        is($size, 65536, "stack report ($pid): a 64 KB stack");
+        cmp_ok($bytes, '>', 0, "stack report ($pid): the thread's frames were seen");
+        cmp_ok($bytes, '<=', $size - 1024, "stack report ($pid): at least 1 KB to spare");
+    }
+}
+
 # Fixture programs of the differential suite in the client's thread
 # (diff-progs.t runs them all with the default, the simulator thread).
 for my $name (qw(pointer_chase-O2 matrix_walk-O0 strings-O2 simd-O2 signals-O0
