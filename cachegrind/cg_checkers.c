@@ -237,13 +237,28 @@ static UChar* emit_desc_load(UChar* at, Int reg, Int disp)
 /*--- Hit paths                                            ---*/
 /*------------------------------------------------------------*/
 
+/* --checker-wide-constants=yes: the long forms below, which a process
+   whose addresses or counters lie far apart needs, are otherwise
+   unreachable in tests. */
+static Bool use_wide_constants = False;
+
+static Bool fits_imm32(UWord value)
+{
+   return !use_wide_constants && value < 0x80000000UL;
+}
+
+static Bool fits_disp32(Long disp)
+{
+   return !use_wide_constants && disp == (Long)(Int)disp;
+}
+
 /* addq $1, counter: RIP-relative where the counter is near enough
    (Valgrind's own memory usually is), else through %rax. */
 static UChar* emit_count(UChar* at, ULong* counter)
 {
    Long disp = (Long)((UChar*)counter - (at + 8));
 
-   if (disp == (Long)(Int)disp) {
+   if (fits_disp32(disp)) {
       at[0] = 0x48; at[1] = 0x83; at[2] = 0x05;
       at = put32(at + 3, (UInt)(Int)disp);
       *at++ = 0x01;
@@ -261,7 +276,7 @@ static UChar* emit_block_test(UChar* at, const CacheLevel* i1, UWord block,
    UInt slot = abs32(cg_cache_mru_slot(i1, block));
    UWord value = cg_cache_mru_value(i1, block);
 
-   if (value < 0x80000000UL) {
+   if (fits_imm32(value)) {
       /* cmpq $value, slot */
       at[0] = 0x48; at[1] = 0x81; at[2] = 0x3C; at[3] = 0x25;
       at = put32(put32(at + 4, slot), (UInt)value);
@@ -407,7 +422,7 @@ static UChar* emit_cond_branch(UChar* at, const CgCondPredictor* p, Int t,
       return at + 3;
    }
    disp = (Long)((UChar*)op->word - (at + 7));
-   if (disp == (Long)(Int)disp) {
+   if (fits_disp32(disp)) {
       at[0] = 0x4C; at[1] = 0x01; at[2] = 0x1D;           /* add %r11,d(%rip) */
       return put32(at + 3, (UInt)(Int)disp);
    }
@@ -476,7 +491,7 @@ static UChar* emit_data_call(UChar* at, Int addr_reg, const ColdOp* op)
 /* movq $value, slot (both known when the checker is made). */
 static UChar* emit_store_const(UChar* at, const UWord* slot, UWord value)
 {
-   if (value < 0x80000000UL) {
+   if (fits_imm32(value)) {
       at[0] = 0x48; at[1] = 0xC7; at[2] = 0x04; at[3] = 0x25;
       return put32(put32(at + 4, abs32(slot)), (UInt)value);
    }
@@ -1256,8 +1271,10 @@ Bool cg_checkers_use_descriptors(void)
    return use_descriptors;
 }
 
-void cg_checkers_init(Bool descriptors, UInt shapes_wanted)
+void cg_checkers_init(Bool descriptors, UInt shapes_wanted,
+                      Bool wide_constants)
 {
+   use_wide_constants = wide_constants;
    use_descriptors = descriptors;
    max_shapes = shapes_wanted < MAX_SHAPES ? shapes_wanted : MAX_SHAPES;
 }
@@ -1316,6 +1333,7 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
    return NULL;
 }
 Bool cg_checkers_use_descriptors(void) { return False; }
-void cg_checkers_init(Bool descriptors, UInt shapes_wanted) { }
+void cg_checkers_init(Bool descriptors, UInt shapes_wanted,
+                      Bool wide_constants) { }
 
 #endif

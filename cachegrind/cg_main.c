@@ -94,7 +94,8 @@ static void cg_post_clo_init(void)
    cg_log_init(log_mode, cg_clo.sim_thread);
    cg_log_register_fork_handlers();
    cg_tier_init(cg_clo.cache_sim, cg_log_enabled(), cg_clo.hot_threshold);
-   cg_checkers_init(cg_clo.checker_descriptors, (UInt)cg_clo.checker_shapes);
+   cg_checkers_init(cg_clo.checker_descriptors, (UInt)cg_clo.checker_shapes,
+                    cg_clo.checker_wide_constants);
    cg_branch_init();
    cg_instrument_init(min_line, sim_I1.line_size, sim_LL.line_size);
 }

@@ -23,6 +23,7 @@ void cg_options_set_defaults(void)
    cg_clo.inline_miss_paths = 4 * 1024 * 1024;
    cg_clo.checker_descriptors = True;
    cg_clo.checker_shapes = 32768;
+   cg_clo.checker_wide_constants = False;
    cg_clo.out_file_format = "cachegrind.out.%p";
    cg_clo.instr_at_start  = True;
    cg_clo.intervals_out_file = "cachegrind.intervals.%p";
@@ -129,6 +130,8 @@ Bool cg_options_process(const HChar* arg)
                        cg_clo.checker_descriptors) {}
    else if VG_BINT_CLO(arg, "--checker-shapes", cg_clo.checker_shapes,
                        0, 32768) {}
+   else if VG_BOOL_CLO(arg, "--checker-wide-constants",
+                       cg_clo.checker_wide_constants) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", cg_clo.instr_at_start) {}
    else if VG_STR_CLO(arg, "--toggle-collect", value) {
       if (cg_clo.n_toggle_patterns == CG_MAX_TOGGLE_PATTERNS)
@@ -200,6 +203,10 @@ void cg_options_print_debug_usage(void)
 "    --checker-shapes=<n>             at most <n> shapes share checkers; groups\n"
 "                                     of other shapes get their own (same\n"
 "                                     counts) [32768]\n"
+"    --checker-wide-constants=no|yes  group checkers reach counters through\n"
+"                                     64-bit addresses and compare with 64-bit\n"
+"                                     constants even where 32 bits would do, as\n"
+"                                     they must where 32 do not (same counts) [no]\n"
 "    --inline-miss-paths=<n>          with --checker-descriptors=no, the first\n"
 "                                     <n> bytes of group checkers get their miss\n"
 "                                     paths' work inline: faster, but more code\n"

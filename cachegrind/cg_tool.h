@@ -82,6 +82,8 @@ typedef struct {
    Long          checker_shapes;  /* at most this many shapes shared */
    Long          inline_miss_paths; /* bytes of checkers made with miss
                                      paths inline (debug option) */
+   Bool          checker_wide_constants; /* checkers never use 32-bit
+                                     forms (debug option) */
    Long          hot_threshold;   /* cold executions before a hot
                                      translation (cg_tier.c); 0: none */
    const HChar*  out_file_format;
@@ -447,7 +449,8 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
                      const struct _CacheLevel* d1, void** desc_out);
 /* `shapes_wanted`: at most that many shapes share checkers (capped at
    the table's 32768); groups of other shapes get their own. */
-void  cg_checkers_init(Bool descriptors, UInt shapes_wanted);
+void  cg_checkers_init(Bool descriptors, UInt shapes_wanted,
+                       Bool wide_constants);
 Bool  cg_checkers_use_descriptors(void);
 void  cg_checkers_print_stats(void);
 

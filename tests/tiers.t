@@ -87,11 +87,35 @@ for my $mode (['--checker-descriptors=yes'],
               # a full shape table: no shape shared, or the first few only
               ['--checker-shapes=0'], ['--checker-shapes=20'],
               ['--checker-descriptors=no', '--inline-miss-paths=0'],
-              ['--checker-descriptors=no', '--inline-miss-paths=' . (1 << 30)]) {
+              ['--checker-descriptors=no', '--inline-miss-paths=' . (1 << 30)],
+              # the long forms, for counters and constants out of 32 bits' reach
+              ['--checker-descriptors=no', '--inline-miss-paths=' . (1 << 30),
+               '--checker-wide-constants=yes'],
+              ['--checker-wide-constants=yes']) {
     for my $name (qw(unaligned-O2 x87-O0 simd-O2 strings-O2 branches-O2 indirect-O2)) {
         matches_reference("$name @$mode --branch-sim=yes", [$progs->{$name}], $mode,
                           common => ['--branch-sim=yes'], expect_files => 1);
     }
+}
+# --checker-wide-constants=yes makes group checkers use the long forms
+# (a counter or a count through a 64-bit address, an MRU comparison or
+# store with a 64-bit constant) that a process whose memory lies far
+# apart would need and no test process does: the counts above, and here
+# that the option reaches them (longer hit paths, longer miss paths).
+{
+    my @own = ('--stats=yes', '--checker-descriptors=no', '--branch-sim=yes',
+               '--inline-miss-paths=' . (1 << 30));
+    my $bytes = sub {
+        my ($res) = @_;
+        return $res->{stderr} =~ /^--\d+-- group checkers: \d+, (\d+) bytes of hit paths, (\d+) of miss paths$/m
+            ? ($1, $2) : (0, 0);
+    };
+    my ($hit, $miss) = $bytes->(run_ours([@own], [$progs->{'branches-O2'}]));
+    my ($wide_hit, $wide_miss) =
+        $bytes->(run_ours([@own, '--checker-wide-constants=yes'], [$progs->{'branches-O2'}]));
+    cmp_ok($hit, '>', 0, 'group checkers made');
+    cmp_ok($wide_hit, '>', $hit, '--checker-wide-constants=yes: longer hit paths');
+    cmp_ok($wide_miss, '>', $miss, '--checker-wide-constants=yes: longer miss paths');
 }
 # A shared checker finds a fetch's I1 mirror slot from its block's set
 # bits: I1s of two sets (a straddle's two lines in the two sets; the
@@ -100,11 +124,21 @@ for my $mode (['--checker-descriptors=yes'],
 # straddle whose second line were not made MRU in the mirror would
 # change the I1 misses (checked: 1,000 more with that mirror store
 # removed).
+# The same for a group's own checker with the long forms, whose inline
+# miss paths store a fetch's blocks into the mirror with 64-bit
+# constants (checked: without the store of a straddle's second block,
+# both cases here fail).
 for my $i1 ('--I1=256,2,64', '--I1=1024,8,64') {
     for my $name (qw(straddle_loop-O2 straddle_loop-O0 unaligned-O2 strings-O2
                      branches-O2)) {
         matches_reference("$name $i1 --checker-descriptors=yes", [$progs->{$name}],
                           ['--checker-descriptors=yes'],
+                          common => [$i1, '--branch-sim=yes'], expect_files => 1);
+    }
+    my @wide = ('--checker-descriptors=no', '--inline-miss-paths=' . (1 << 30),
+                '--checker-wide-constants=yes');
+    for my $name (qw(straddle_loop-O2 unaligned-O2)) {
+        matches_reference("$name $i1 @wide", [$progs->{$name}], \@wide,
                           common => [$i1, '--branch-sim=yes'], expect_files => 1);
     }
 }
