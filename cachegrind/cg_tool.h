@@ -82,8 +82,9 @@ typedef struct {
    Long          checker_shapes;  /* at most this many shapes shared */
    Long          inline_miss_paths; /* bytes of checkers made with miss
                                      paths inline (debug option) */
-   Bool          checker_wide_constants; /* checkers never use 32-bit
-                                     forms (debug option) */
+   Bool          checker_wide_constants; /* checkers take their 64-bit
+                                     forms wherever they have one (debug
+                                     option) */
    Long          hot_threshold;   /* cold executions before a hot
                                      translation (cg_tier.c); 0: none */
    const HChar*  out_file_format;
@@ -448,7 +449,9 @@ void* cg_checker_for(const ColdOp* ops, UInt n_ops, ULong* counter,
                      const struct _CacheLevel* i1,
                      const struct _CacheLevel* d1, void** desc_out);
 /* `shapes_wanted`: at most that many shapes share checkers (capped at
-   the table's 32768); groups of other shapes get their own. */
+   the table's 32768); groups of other shapes get their own.
+   `wide_constants` (--checker-wide-constants): counters, counts and MRU
+   constants through 64-bit forms even where 32-bit ones would do. */
 void  cg_checkers_init(Bool descriptors, UInt shapes_wanted,
                        Bool wide_constants);
 Bool  cg_checkers_use_descriptors(void);
