@@ -168,6 +168,7 @@ void cg_summary_print_stats(const CgOutputResult* res)
              + cg_tier_n_pending_retranslations());
    cg_log_print_stats();
    cg_deliver_print_stats();
+   cg_vexpasses_print_stats();
    if (cg_log_enabled())
       cg_checkers_print_stats();
    cg_tier_print_stats();
