@@ -24,7 +24,7 @@ void cg_options_set_defaults(void)
    cg_clo.checker_descriptors = True;
    cg_clo.checker_shapes = 32768;
    cg_clo.checker_wide_constants = False;
-   cg_clo.vex_post_instr = False;
+   cg_clo.vex_checks = False;
    cg_clo.out_file_format = "cachegrind.out.%p";
    cg_clo.instr_at_start  = True;
    cg_clo.intervals_out_file = "cachegrind.intervals.%p";
@@ -133,7 +133,7 @@ Bool cg_options_process(const HChar* arg)
                        0, 32768) {}
    else if VG_BOOL_CLO(arg, "--checker-wide-constants",
                        cg_clo.checker_wide_constants) {}
-   else if VG_BOOL_CLO(arg, "--vex-post-instr", cg_clo.vex_post_instr) {}
+   else if VG_BOOL_CLO(arg, "--vex-checks", cg_clo.vex_checks) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", cg_clo.instr_at_start) {}
    else if VG_STR_CLO(arg, "--toggle-collect", value) {
       if (cg_clo.n_toggle_patterns == CG_MAX_TOGGLE_PATTERNS)
@@ -213,8 +213,9 @@ void cg_options_print_debug_usage(void)
 "                                     <n> bytes of group checkers get their miss\n"
 "                                     paths' work inline: faster, but more code\n"
 "                                     (same counts) [4194304]\n"
-"    --vex-post-instr=no|yes          VEX cleans up and sanity-checks each\n"
-"                                     instrumented block, as for other tools\n"
-"                                     (slower translation; same counts) [no]\n"
+"    --vex-checks=no|yes              VEX sanity-checks each block's IR, and\n"
+"                                     cleans it up after instrumentation, as\n"
+"                                     for other tools (slower translation;\n"
+"                                     same counts) [no]\n"
    );
 }

@@ -85,9 +85,9 @@ typedef struct {
    Bool          checker_wide_constants; /* checkers take their 64-bit
                                      forms wherever they have one (debug
                                      option) */
-   Bool          vex_post_instr;  /* VEX's cleanup and sanity check run
-                                     on instrumented blocks (debug
-                                     option; cg_vexpasses.c) */
+   Bool          vex_checks;      /* VEX's IR sanity checks and its
+                                     cleanup after instrumentation run
+                                     (debug option; cg_vexpasses.c) */
    Long          hot_threshold;   /* cold executions before a hot
                                      translation (cg_tier.c); 0: none */
    const HChar*  out_file_format;
@@ -541,11 +541,11 @@ const CgInstrumentStats* cg_instrument_stats(void);
 void cg_deliver_print_stats(void);
 
 /*------------------------------------------------------------*/
-/*--- VEX's post-instrumentation passes (cg_vexpasses.c)   ---*/
+/*--- VEX's IR checks and cleanup (cg_vexpasses.c)         ---*/
 /*------------------------------------------------------------*/
 
 /* Called when our instrumentation has returned a block: VEX's cleanup
-   and sanity check that follow are skipped unless --vex-post-instr. */
+   and sanity check that follow are skipped unless --vex-checks=yes. */
 void cg_vexpasses_block_instrumented(void);
 void cg_vexpasses_print_stats(void);
 

@@ -1,10 +1,11 @@
 #!/usr/bin/perl
 # vexpasses.t -- VEX's passes after our instrumentation (cg_vexpasses.c).
 #
-# By default the tool skips the cleanup (dead code, constant
-# propagation) and the IR sanity check that VEX runs on every
-# instrumented block; every other test runs that way.  With
-# --vex-post-instr=yes they run, as the core runs them for other tools:
+# By default the tool skips VEX's sanity checks of every block's IR (as
+# the front end made it, and after instrumentation) and its cleanup of
+# the instrumented IR (dead code, constant propagation); every other
+# test runs that way.  With --vex-checks=yes they run, as the core
+# runs them for other tools:
 # here every kind of IR the instrumentation emits goes through VEX's
 # sanity check (a malformed block stops the run with a VEX panic, so the
 # run cannot match), and the counts must be the same as without them,
@@ -20,7 +21,7 @@ use CgTest qw(:all);
 require_tools();
 my $progs = build_progs();
 
-my @POST = ('--vex-post-instr=yes');
+my @CHECKS = ('--vex-checks=yes');
 
 # Events of every kind (fetches that straddle, x87 and vector sizes,
 # string instructions, atomics, guarded accesses, signals, code written
@@ -34,8 +35,8 @@ for my $name (qw(matrix_walk-O0 pointer_chase-O2 branches-O2 strings-O2 simd-O2
                   [['--checker-descriptors=no'], []]) {
         my ($own, $both) = @$mode;
         my @common = ('--branch-sim=yes', @$both);
-        matches_reference("$name @POST @$own @common", [$progs->{$name}],
-                          [@POST, @$own], common => \@common, expect_files => 1);
+        matches_reference("$name @CHECKS @$own @common", [$progs->{$name}],
+                          [@CHECKS, @$own], common => \@common, expect_files => 1);
     }
 }
 
@@ -55,11 +56,11 @@ for my $case (['matrix_walk-O0', '--toggle-collect=main'],
     my ($name, @opts) = @$case;
     next unless $progs->{$name};
     my $plain = run_ours([@opts], [$progs->{$name}]);
-    my $post  = run_ours([@POST, @opts], [$progs->{$name}]);
-    is($post->{exit_code}, 0, "$name @opts @POST: exit status 0")
-        or diag($post->{stderr});
+    my $checked  = run_ours([@CHECKS, @opts], [$progs->{$name}]);
+    is($checked->{exit_code}, 0, "$name @opts @CHECKS: exit status 0")
+        or diag($checked->{stderr});
     cmp_ok(scalar @{ $plain->{files} }, '>=', 1, "$name @opts: files written");
-    is_deeply(files_of($post), files_of($plain),
+    is_deeply(files_of($checked), files_of($plain),
               "$name @opts: the same files with VEX's passes as without");
 }
 
@@ -69,26 +70,28 @@ for my $case (['matrix_walk-O0', '--toggle-collect=main'],
     my $count = sub {
         my ($opts) = @_;
         my $res = run_ours(['--stats=yes', @$opts], [$progs->{'branches-O2'}]);
-        return $res->{stderr} =~ /^--\d+-- VEX post-instrumentation passes: run on (\d+) blocks, skipped on (\d+)$/m
-            ? ($1, $2) : (-1, -1);
+        return $res->{stderr} =~ /^--\d+-- VEX IR checks and cleanup: run on (\d+) blocks \((\d+) front-end checks\), skipped on (\d+)$/m
+            ? ($1, $2, $3) : (-1, -1, -1);
     };
-    my ($run_default, $skipped_default) = $count->([]);
-    my ($run_post, $skipped_post) = $count->([@POST]);
-    is($run_default, 0, 'default: VEX post-instrumentation passes run on no block');
+    my ($run_default, $front_default, $skipped_default) = $count->([]);
+    my ($run_checked, $front_checked, $skipped_checked) = $count->([@CHECKS]);
+    is($run_default, 0, 'default: VEX IR checks and cleanup run on no block');
+    is($front_default, 0, 'default: no check of the front end\'s IR');
     cmp_ok($skipped_default, '>', 100, 'default: skipped on every block');
-    is($skipped_post, 0, "@POST: skipped on no block");
-    is($run_post, $skipped_default, "@POST: run on the same blocks");
+    is($skipped_checked, 0, "@CHECKS: skipped on no block");
+    is($run_checked, $skipped_default, "@CHECKS: run on the same blocks");
+    is($front_checked, $run_checked, "@CHECKS: the front end's IR checked for each");
 }
 
 # The option itself.
 {
-    my $bad = run_ours(['--vex-post-instr=maybe'], ['/bin/true']);
-    is($bad->{status} >> 8, 1, '--vex-post-instr=maybe: exit status 1');
-    like($bad->{stderr}, qr/Bad option: --vex-post-instr=maybe/,
-         '--vex-post-instr=maybe: names the option');
+    my $bad = run_ours(['--vex-checks=maybe'], ['/bin/true']);
+    is($bad->{status} >> 8, 1, '--vex-checks=maybe: exit status 1');
+    like($bad->{stderr}, qr/Bad option: --vex-checks=maybe/,
+         '--vex-checks=maybe: names the option');
     my $help = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
-    like($help->{out}, qr/^    --vex-post-instr=no\|yes +VEX cleans up .*?\[no\]$/ms,
-         '--help-debug lists --vex-post-instr with its default');
+    like($help->{out}, qr/^    --vex-checks=no\|yes +VEX sanity-checks .*?\[no\]$/ms,
+         '--help-debug lists --vex-checks with its default');
 }
 
 done_testing();
