@@ -19,10 +19,10 @@
    still finds is the optimiser's leftover copies of temporaries and
    no-ops (host code about 1 % larger without it: cc1 13.28 -> 13.40
    MB).  But where translation weighs, the three are several per cent
-   of the run: without the cleanup and the second check the gcc
-   workload's cc1 ran 0.6 s faster of 10 (7 runs of 7), output
-   byte-identical; without the first check too, a translation-bound cc1
-   run 0.13 s faster of 2.0 (13 of 15).  So by default all are skipped.
+   of the run: without them the gcc workload's cc1 ran 0.6 s faster of
+   10 (7 runs of 7), output byte-identical; the first check alone is
+   0.13 s of 2.0 on a translation-bound cc1 run (13 runs of 15).  So by
+   default all are skipped.
 
    --vex-checks=yes runs them all, as the core does for other tools: a
    debugging aid, and how the tests check that the IR we emit is well
