@@ -38,6 +38,11 @@ for my $name (@progs) {
         my $pair = run_pair($o, [$bin]);
         subtest $label => sub { compare_runs($pair->{ref}, $pair->{ours}, $label) };
     }
+    # VEX's IR checks, which ours skips by default (tests/vexpasses.t),
+    # on the x86 tool's IR too: a malformed block would stop the run.
+    my $label = "$name (32-bit) --vex-checks=yes --branch-sim=yes";
+    my $pair = run_pair(['--branch-sim=yes'], [$bin], ours_opts => ['--vex-checks=yes']);
+    subtest $label => sub { compare_runs($pair->{ref}, $pair->{ours}, $label) };
 }
 
 done_testing();
