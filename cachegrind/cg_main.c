@@ -113,20 +113,6 @@ static void cg_fini(Int exit_code)
    cg_summary_print_stats(&result);
 }
 
-/* The core's instrumentation hook: ours, then VEX is told (through
-   cg_vexpasses.c) that the passes it runs next are on our output. */
-static IRSB* cg_instrument_block(VgCallbackClosure* closure, IRSB* sb_in,
-                                 const VexGuestLayout* layout,
-                                 const VexGuestExtents* vge,
-                                 const VexArchInfo* archinfo,
-                                 IRType gWordTy, IRType hWordTy)
-{
-   IRSB* out = cg_instrument(closure, sb_in, layout, vge, archinfo,
-                             gWordTy, hWordTy);
-   cg_vexpasses_block_instrumented();
-   return out;
-}
-
 static void cg_thread_runs(ThreadId tid, ULong blocks_done)
 {
    cg_tier_promote_due(blocks_done);
@@ -161,7 +147,7 @@ static void cg_pre_clo_init(void)
       = VG_(clo_px_file_backed)
       = VexRegUpdSpAtMemAccess;
 
-   VG_(basic_tool_funcs)(cg_post_clo_init, cg_instrument_block, cg_fini);
+   VG_(basic_tool_funcs)(cg_post_clo_init, cg_instrument, cg_fini);
    VG_(needs_superblock_discards)(cg_discard_superblock);
    VG_(needs_client_requests)(cg_control_client_request);
    VG_(track_start_client_code)(cg_thread_runs);

@@ -544,9 +544,8 @@ void cg_deliver_print_stats(void);
 /*--- VEX's IR checks and cleanup (cg_vexpasses.c)         ---*/
 /*------------------------------------------------------------*/
 
-/* Called when our instrumentation has returned a block: VEX's cleanup
-   and sanity check that follow are skipped unless --vex-checks=yes. */
-void cg_vexpasses_block_instrumented(void);
+/* VEX's IR sanity checks and its cleanup after our instrumentation
+   are skipped unless --vex-checks=yes; this says on how many blocks. */
 void cg_vexpasses_print_stats(void);
 
 /*------------------------------------------------------------*/
