@@ -24,6 +24,7 @@ void cg_options_set_defaults(void)
    cg_clo.checker_descriptors = True;
    cg_clo.checker_shapes = 32768;
    cg_clo.checker_wide_constants = False;
+   cg_clo.sim_vector = True;
    cg_clo.vex_checks = False;
    cg_clo.out_file_format = "cachegrind.out.%p";
    cg_clo.instr_at_start  = True;
@@ -133,6 +134,7 @@ Bool cg_options_process(const HChar* arg)
                        0, 32768) {}
    else if VG_BOOL_CLO(arg, "--checker-wide-constants",
                        cg_clo.checker_wide_constants) {}
+   else if VG_BOOL_CLO(arg, "--sim-vector", cg_clo.sim_vector) {}
    else if VG_BOOL_CLO(arg, "--vex-checks", cg_clo.vex_checks) {}
    else if VG_BOOL_CLO(arg, "--instr-at-start", cg_clo.instr_at_start) {}
    else if VG_STR_CLO(arg, "--toggle-collect", value) {
@@ -213,6 +215,10 @@ void cg_options_print_debug_usage(void)
 "                                     <n> bytes of group checkers get their miss\n"
 "                                     paths' work inline: faster, but more code\n"
 "                                     (same counts) [4194304]\n"
+"    --sim-vector=yes|no              the simulator looks up 8-, 12- and\n"
+"                                     16-way L1 sets with AVX2 vector\n"
+"                                     instructions where the host has them\n"
+"                                     (same counts) [yes]\n"
 "    --vex-checks=no|yes              VEX sanity-checks each block's IR, and\n"
 "                                     cleans it up after instrumentation, as\n"
 "                                     for other tools (slower translation;\n"

@@ -11,6 +11,8 @@
    straddle) to LL, which has its own line size. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_machine.h"
+#include "libvex.h"
 #include "cg_tool.h"
 #include "cg_cache.h"
 
@@ -19,6 +21,11 @@ static CacheLevel I1, D1, LL;
 /* 1, or 0 while --toggle-collect is not collecting: the caches are
    simulated either way, but only collected misses are counted. */
 static const UWord* collecting;
+
+#if defined(VGA_amd64)
+/* The simulator's loop with AVX2 (cg_cache.h) */
+static Bool use_avx2;
+#endif
 
 Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* i1,
                                     const CacheGeometry* d1)
@@ -50,6 +57,15 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
       cg_log_set_filters(&I1, &D1);
    }
    collecting = cg_control_collecting_word();
+#if defined(VGA_amd64)
+   {
+      VexArch arch;
+      VexArchInfo info;
+      VG_(machine_get_VexArchInfo)(&arch, &info);
+      use_avx2 = cg_clo.sim_vector
+                 && (info.hwcaps & VEX_HWCAPS_AMD64_AVX2) != 0;
+   }
+#endif
 }
 
 UWord cg_sim_log_code(Int size, Bool is_write)
@@ -147,11 +163,17 @@ VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
 /*--- The access log (cg_log.c)                            ---*/
 /*------------------------------------------------------------*/
 
-/* Simulates logged accesses: every one missed the MRU filter of
-   compiled code, so none is skipped here.  Runs in the simulator
-   thread when there is one: it touches only the caches and the miss
-   counters of cost centres. */
-void cg_sim_log_entries(const UWord* p, const UWord* end)
+/* One entry of the log, decoded */
+typedef struct {
+   CostCentre* cc;
+   CacheLevel* l1;
+   Addr        addr;
+   UWord       size;
+   UWord       first;   /* EV_IR, EV_DR or EV_DW */
+} LoggedAccess;
+
+static inline __attribute__((always_inline))
+LoggedAccess decode_entry(const UWord* entry)
 {
    /* Per code (cg_tool.h): the L1 level; the access's size, or 0 and
       a mask that takes it from the second word's top byte; and its
@@ -171,22 +193,79 @@ void cg_sim_log_entries(const UWord* p, const UWord* end)
    static const UChar first_of_code[16] =
       { EV_IR, EV_DR, EV_DR, EV_DR, EV_DR, EV_DR, EV_DR, EV_DR,
         EV_DR, EV_DW, EV_DW, EV_DW, EV_DW, EV_DW, EV_DW, EV_DW };
+   UWord code = entry[0] & LOG_CODE_MASK;
+   UWord word = entry[1];
+   LoggedAccess a;
 
-   /* No --toggle-collect with the log (cg_main.c): every miss counts. */
-   for (; p < end; p += 2) {
-      CostCentre* cc = (CostCentre*)(p[0] & LOG_CC_MASK);
-      UWord code = p[0] & LOG_CODE_MASK;
-      UWord word = p[1];
-      Addr addr = word & LOG_ADDR_MASK;
-      UWord size = size_of_code[code]
-                   | ((word >> LOG_SIZE_SHIFT) & size_on_top[code]);
-      UWord first = first_of_code[code];
-      CacheLevel* l1 = level_of_code[code];
-
-      if (UNLIKELY(code == LOG_CODE_GUARDED)) {   /* counted by its helper */
-         first = (word & LOG_GUARDED_WRITE) != 0 ? EV_DW : EV_DR;
-         addr &= ~LOG_GUARDED_WRITE;
-      }
-      simulate(l1, cc, addr, size, first, 1);
+   a.cc = (CostCentre*)(entry[0] & LOG_CC_MASK);
+   a.l1 = level_of_code[code];
+   a.addr = word & LOG_ADDR_MASK;
+   a.size = size_of_code[code]
+            | ((word >> LOG_SIZE_SHIFT) & size_on_top[code]);
+   a.first = first_of_code[code];
+   if (UNLIKELY(code == LOG_CODE_GUARDED)) {   /* counted by its helper */
+      a.first = (word & LOG_GUARDED_WRITE) != 0 ? EV_DW : EV_DR;
+      a.addr &= ~LOG_GUARDED_WRITE;
    }
+   return a;
+}
+
+/* Simulate logged accesses: every one missed the MRU filter of
+   compiled code, so none is skipped here.  Runs in the simulator
+   thread when there is one: it touches only the caches and the miss
+   counters of cost centres.  No --toggle-collect with the log
+   (cg_main.c): every miss counts. */
+static void log_entries_scalar(const UWord* p, const UWord* end)
+{
+   for (; p < end; p += 2) {
+      LoggedAccess a = decode_entry(p);
+      simulate(a.l1, a.cc, a.addr, a.size, a.first, 1);
+   }
+}
+
+#if defined(VGA_amd64)
+/* The same with the L1 look-ups of cg_cache.h's AVX2 code.  The whole
+   loop is compiled for AVX2, so that they are inlined into it. */
+static inline __attribute__((always_inline)) CG_AVX2
+void simulate_avx2(CacheLevel* l1, CostCentre* cc, Addr addr, UWord size,
+                   UWord first)
+{
+   if (cg_cache_ref_missed_avx2(l1, addr, (UChar)size)) {
+      cc->count[first + 1]++;
+      if (cg_cache_ref_missed(&LL, addr, (UChar)size))
+         cc->count[first + 2]++;
+   }
+}
+
+CG_AVX2 static void log_entries_avx2(const UWord* p, const UWord* end)
+{
+   for (; p < end; p += 2) {
+      LoggedAccess a = decode_entry(p);
+      simulate_avx2(a.l1, a.cc, a.addr, a.size, a.first);
+   }
+}
+#endif
+
+void cg_sim_log_entries(const UWord* p, const UWord* end)
+{
+#if defined(VGA_amd64)
+   if (use_avx2) {
+      log_entries_avx2(p, end);
+      return;
+   }
+#endif
+   log_entries_scalar(p, end);
+}
+
+const HChar* cg_sim_l1_lookup(void)
+{
+#if defined(VGA_amd64)
+   if (use_avx2)
+      return "AVX2 for 8, 12 and 16 ways";
+   if (cg_clo.sim_vector)
+      return "scalar (the host has no AVX2)";
+#endif
+   if (!cg_clo.sim_vector)
+      return "scalar (--sim-vector=no)";
+   return "scalar";
 }

@@ -85,6 +85,9 @@ typedef struct {
    Bool          checker_wide_constants; /* checkers take their 64-bit
                                      forms wherever they have one (debug
                                      option) */
+   Bool          sim_vector;      /* the simulator's L1 look-ups with
+                                     AVX2 where the host has it (debug
+                                     option; cg_cache.h) */
    Bool          vex_checks;      /* VEX's IR sanity checks and its
                                      cleanup after instrumentation run
                                      (debug option; cg_vexpasses.c) */
@@ -327,6 +330,8 @@ CG_DECLARE_SIZED_DATA_HELPERS(32)
 UWord cg_sim_log_code(Int size, Bool is_write);
 /* Simulates the entries in [from, to). */
 void cg_sim_log_entries(const UWord* from, const UWord* to);
+/* How the simulator looks up logged L1 accesses, for --stats */
+const HChar* cg_sim_l1_lookup(void);
 /* Guarded accesses: counted by the helper as well. */
 VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
                                        UWord size);

@@ -146,6 +146,46 @@ for my $geom (['--D1=8388608,8,64'], ['--I1=8388608,8,64']) {
 matches_reference('small LL with the log', [$progs->{'pointer_chase-O2'}], [],
                   common => ['--LL=8388608,16,64'], expect_files => 1);
 
+# The simulator's L1 look-ups (cg_cache.h): with AVX2 vectors for sets
+# of 8, 12 and 16 ways where the host has AVX2, else (and with
+# --sim-vector=no) the scalar search.  Either must give the reference's
+# counts for each of those shapes, and for 4 ways, which the vector
+# code leaves to the scalar one.  matrix_walk misses D1 on almost every
+# access (every way searched, every way moved down); pointer_chase hits
+# at every depth of its sets.
+my $host_avx2 = host_has_avx2();
+for my $geom (['--I1=32768,8,64', '--D1=49152,12,64'],
+              ['--I1=65536,16,64', '--D1=32768,16,64'],
+              ['--I1=16384,4,64', '--D1=32768,8,64'],
+              ['--D1=16384,4,64']) {
+    for my $vector (qw(yes no)) {
+        for my $name (qw(matrix_walk-O2 pointer_chase-O2)) {
+            matches_reference("@$geom --sim-vector=$vector: $name", [$progs->{$name}],
+                              ["--sim-vector=$vector"], common => $geom,
+                              expect_files => 1);
+        }
+        my $res = run_ours(['--stats=yes', "--sim-vector=$vector", @$geom],
+                           [$progs->{'matrix_walk-O2'}]);
+        my ($lookups) = $res->{stderr} =~ /^--\d+-- simulator L1 look-ups: (.*)$/m;
+        my $expected = $vector eq 'no' ? qr/^scalar \(--sim-vector=no\)$/
+                     : $host_avx2      ? qr/^AVX2 for 8, 12 and 16 ways$/
+                     :                   qr/^scalar \(the host has no AVX2\)$/;
+        like($lookups // '(no such line)', $expected,
+             "@$geom --sim-vector=$vector: --stats=yes names the look-ups used");
+    }
+}
+
+# Whether this host's CPU and kernel offer AVX2, as Valgrind finds it
+# (the flag in /proc/cpuinfo is there only if the kernel saves the
+# registers).
+sub host_has_avx2 {
+    open(my $fh, '<', '/proc/cpuinfo') or return 0;
+    while (my $line = <$fh>) {
+        return $line =~ /\bavx2\b/ ? 1 : 0 if $line =~ /^flags\s*:/;
+    }
+    return 0;
+}
+
 # The option itself.
 {
     my $res = run_ours(['--sim-thread=maybe'], ['/bin/true']);
@@ -154,6 +194,12 @@ matches_reference('small LL with the log', [$progs->{'pointer_chase-O2'}], [],
     my $help = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help');
     like($help->{out}, qr/^    --sim-thread=yes\|no +simulate .*?\[yes\]$/ms,
          '--help lists --sim-thread with its default');
+    $res = run_ours(['--sim-vector=maybe'], ['/bin/true']);
+    is(_status($res), 'exit 1', '--sim-vector=maybe: exit status 1');
+    like($res->{stderr}, qr/Bad option: --sim-vector=maybe/, '--sim-vector=maybe: names the option');
+    my $debug = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
+    like($debug->{out}, qr/^    --sim-vector=yes\|no +the simulator .*?\[yes\]$/ms,
+         '--help-debug lists --sim-vector with its default');
 }
 
 sub _status {
