@@ -177,7 +177,10 @@ static inline Bool cg_cache_ref_missed(CacheLevel* level, Addr addr,
    that kept the tags in place and an LRU list per set was slower
    (1.49 -> 2.35 s), its stores' addresses depending on that list. */
 #define CG_AVX2 __attribute__((target("avx2")))
-typedef ULong CgTagVector __attribute__((vector_size(32), aligned(8)));
+/* aligned(8): a set need not start on 32 bytes (vmovdqu); may_alias:
+   the tags are also read as UWords */
+typedef ULong CgTagVector
+   __attribute__((vector_size(32), aligned(8), may_alias));
 typedef Long  CgTagMask   __attribute__((vector_size(32)));
 typedef double CgTagMaskF __attribute__((vector_size(32)));
 
@@ -190,7 +193,7 @@ Bool cg_cache_vector_block_missed(CacheLevel* level, UWord block,
    CgTagVector wanted = (CgTagVector){ 0, 0, 0, 0 } + block;
    CgTagVector old[4];
    UWord found;
-   Int k, stored;
+   Int k, groups_touched;
 
    if (LIKELY(((UWord*)set)[0] == block))
       return False;
@@ -201,7 +204,7 @@ Bool cg_cache_vector_block_missed(CacheLevel* level, UWord block,
       simulation was slower than the scalar search's). */
    old[0] = set[0];
    found = (UWord)__builtin_ia32_movmskpd256((CgTagMaskF)(old[0] == wanted));
-   stored = 1;
+   groups_touched = 1;
    if (found == 0) {
 #pragma GCC unroll 4
       for (k = 1; k < vectors; k++) {
@@ -209,27 +212,35 @@ Bool cg_cache_vector_block_missed(CacheLevel* level, UWord block,
          found |= (UWord)__builtin_ia32_movmskpd256(
                      (CgTagMaskF)(old[k] == wanted)) << (4 * k);
       }
-      stored = vectors;
+      groups_touched = vectors;
    }
    {
       /* Ways up to the found one (the last, on a miss) move down one.
-         "moved_below > way" is one compare; "way <= found" took two,
-         and the look-up 20 % longer. */
-      CgTagMask moved_below = (CgTagMask){ 0, 0, 0, 0 }
+         "n_moved > way" is one compare; "way <= found" took two, and
+         the look-up 20 % longer. */
+      CgTagMask n_moved = (CgTagMask){ 0, 0, 0, 0 }
          + (Long)(found != 0 ? (UWord)__builtin_ctzl(found) + 1
                              : (UWord)(vectors * 4));
       CgTagVector above = wanted;
+      /* k < vectors, a constant, lets GCC unroll the loop fully */
 #pragma GCC unroll 4
-      for (k = 0; k < vectors && k < stored; k++) {
+      for (k = 0; k < vectors && k < groups_touched; k++) {
          CgTagVector shifted = __builtin_shuffle(above, old[k],
                                                  (CgTagVector){ 3, 4, 5, 6 });
          CgTagMask way = (CgTagMask){ 0, 1, 2, 3 } + (Long)(4 * k);
-         CgTagVector moves = (CgTagVector)(moved_below > way);
+         CgTagVector moves = (CgTagVector)(n_moved > way);
          set[k] = (shifted & moves) | (old[k] & ~moves);
          above = old[k];
       }
    }
    return found == 0;
+}
+
+/* Whether cg_cache_block_missed_avx2 looks `level` up with vectors */
+static inline Bool cg_cache_has_vector_lookup(const CacheLevel* level)
+{
+   return level->tags != NULL
+          && (level->assoc == 8 || level->assoc == 12 || level->assoc == 16);
 }
 
 static inline __attribute__((always_inline)) CG_AVX2

@@ -478,7 +478,7 @@ void cg_log_print_stats(void)
              n_handovers, CHUNK_WORDS / 2,
              thread_status,
              n_waits_for_room);
-   VG_(dmsg)("simulator L1 look-ups: %s\n", cg_sim_l1_lookup());
+   cg_sim_print_l1_lookups();
 #if defined(VGA_amd64)
    if (simulator_stack != NULL)
       VG_(dmsg)("simulator stack: %lu of %lu bytes used\n",

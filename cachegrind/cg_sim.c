@@ -11,8 +11,8 @@
    straddle) to LL, which has its own line size. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
-#include "libvex.h"
 #include "cg_tool.h"
 #include "cg_cache.h"
 
@@ -23,7 +23,8 @@ static CacheLevel I1, D1, LL;
 static const UWord* collecting;
 
 #if defined(VGA_amd64)
-/* The simulator's loop with AVX2 (cg_cache.h) */
+/* Whether the log is simulated by the loop's AVX2 copy (--sim-vector=yes
+   and a host with AVX2) */
 static Bool use_avx2;
 #endif
 
@@ -257,15 +258,16 @@ void cg_sim_log_entries(const UWord* p, const UWord* end)
    log_entries_scalar(p, end);
 }
 
-const HChar* cg_sim_l1_lookup(void)
+void cg_sim_print_l1_lookups(void)
 {
 #if defined(VGA_amd64)
-   if (use_avx2)
-      return "AVX2 for 8, 12 and 16 ways";
-   if (cg_clo.sim_vector)
-      return "scalar (the host has no AVX2)";
+   if (use_avx2) {
+      VG_(dmsg)("simulator L1 look-ups: I1 %s (%d ways), D1 %s (%d ways)\n",
+                cg_cache_has_vector_lookup(&I1) ? "AVX2" : "scalar", I1.assoc,
+                cg_cache_has_vector_lookup(&D1) ? "AVX2" : "scalar", D1.assoc);
+      return;
+   }
+   VG_(dmsg)("simulator L1 look-ups: scalar (%s)\n",
+             cg_clo.sim_vector ? "the host has no AVX2" : "--sim-vector=no");
 #endif
-   if (!cg_clo.sim_vector)
-      return "scalar (--sim-vector=no)";
-   return "scalar";
 }

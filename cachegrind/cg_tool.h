@@ -330,8 +330,8 @@ CG_DECLARE_SIZED_DATA_HELPERS(32)
 UWord cg_sim_log_code(Int size, Bool is_write);
 /* Simulates the entries in [from, to). */
 void cg_sim_log_entries(const UWord* from, const UWord* to);
-/* How the simulator looks up logged L1 accesses, for --stats */
-const HChar* cg_sim_l1_lookup(void);
+/* For --stats: how the simulator looks up logged L1 accesses */
+void cg_sim_print_l1_lookups(void);
 /* Guarded accesses: counted by the helper as well. */
 VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
                                        UWord size);
