@@ -261,17 +261,11 @@ static inline __attribute__((always_inline)) CG_AVX2
 Bool cg_cache_ref_missed_avx2(CacheLevel* level, Addr addr, UChar size)
 {
    UWord first = addr >> level->line_bits;
-   UWord last  = (addr + size - 1) >> level->line_bits;
 
-   if (LIKELY(first == last))
+   if (LIKELY(first == (addr + size - 1) >> level->line_bits))
       return cg_cache_block_missed_avx2(level, first);
-   if (last == first + 1) {
-      Bool first_missed = cg_cache_block_missed_avx2(level, first);
-      Bool last_missed  = cg_cache_block_missed_avx2(level, last);
-      return first_missed || last_missed;
-   }
-   VG_(tool_panic)("item straddles more than two cache sets");
-   return True; /* not reached */
+   /* A straddle (rare): the scalar code, on the same tags */
+   return cg_cache_ref_missed(level, addr, size);
 }
 #endif
 
