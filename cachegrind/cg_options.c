@@ -19,6 +19,7 @@ void cg_options_set_defaults(void)
    cg_clo.cache_sim       = True;
    cg_clo.branch_sim      = False;
    cg_clo.sim_thread      = True;
+   cg_clo.log_chunks      = 64;
    cg_clo.hot_threshold   = 0;
    cg_clo.inline_miss_paths = 4 * 1024 * 1024;
    cg_clo.checker_descriptors = True;
@@ -124,6 +125,8 @@ Bool cg_options_process(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--cache-sim",  cg_clo.cache_sim)  {}
    else if VG_BOOL_CLO(arg, "--branch-sim", cg_clo.branch_sim) {}
    else if VG_BOOL_CLO(arg, "--sim-thread", cg_clo.sim_thread) {}
+   else if VG_BINT_CLO(arg, "--log-chunks", cg_clo.log_chunks,
+                       2, CG_LOG_MAX_CHUNKS) {}
    else if VG_BINT_CLO(arg, "--hot-threshold", cg_clo.hot_threshold,
                        0, 1000000000) {}
    else if VG_BINT_CLO(arg, "--inline-miss-paths", cg_clo.inline_miss_paths,
@@ -215,6 +218,10 @@ void cg_options_print_debug_usage(void)
 "                                     <n> bytes of group checkers get their miss\n"
 "                                     paths' work inline: faster, but more code\n"
 "                                     (same counts) [4194304]\n"
+"    --log-chunks=<n>                 the access log's ring holds <n> chunks of\n"
+"                                     16384 accesses (256 KiB each) for the\n"
+"                                     simulator thread: more ride out longer\n"
+"                                     pauses of that thread (same counts) [64]\n"
 "    --sim-vector=yes|no              the simulator of the access log looks\n"
 "                                     up 8-, 12- and 16-way L1 sets with AVX2\n"
 "                                     vector instructions where the host has\n"

@@ -72,11 +72,14 @@ typedef struct {
 } CacheGeometry;
 
 #define CG_MAX_TOGGLE_PATTERNS 16
+#define CG_LOG_MAX_CHUNKS      256   /* --log-chunks */
 
 typedef struct {
    Bool          cache_sim;
    Bool          branch_sim;
    Bool          sim_thread;      /* simulate the access log in a thread */
+   Long          log_chunks;      /* chunks in the access log's ring
+                                     (debug option; cg_log.c) */
    Bool          checker_descriptors; /* groups of one shape share a
                                         checker (debug option) */
    Long          checker_shapes;  /* at most this many shapes shared */
@@ -402,7 +405,7 @@ VG_REGPARM(3) void cg_tier_run5(const ColdRun* run, Addr a0, Addr a1,
 /*--- The access log (cg_log.c)                            ---*/
 /*------------------------------------------------------------*/
 
-void   cg_log_init(Bool enabled, Bool with_thread);
+void   cg_log_init(Bool enabled, Bool with_thread, UInt n_chunks);
 Bool   cg_log_enabled(void);
 /* Returns once everything logged so far is simulated. */
 void   cg_log_drain(void);

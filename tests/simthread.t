@@ -80,6 +80,39 @@ for my $opt (qw(O0 O2)) {
     }
 }
 
+# The ring's length (--log-chunks).  With 2 chunks the client waits for
+# the simulator at nearly every hand-over and goes round the ring dozens
+# of times; the counts must not change.  Chunks are allocated as the log
+# first reaches them, and without a simulator thread the log stays in
+# its first one.
+{
+    my @run = ([$bin{O2}], expect_files => 2);
+    matches_reference('logfork-O2 --log-chunks=2', $run[0], ['--log-chunks=2'],
+                      @run[1 .. $#run]);
+    my ($parent) = thread_report([$bin{O2}], ['--log-chunks=2']);
+    like($parent // '', qr/; ring of 2 chunks, 2 allocated$/,
+         '--log-chunks=2: a ring of two chunks, both used');
+    ($parent) = thread_report([$bin{O2}], []);
+    my ($handed, $n, $allocated) =
+        ($parent // '') =~ /^access log: (\d+) chunks .*; ring of (\d+) chunks, (\d+) allocated$/;
+    is($n, 64, 'default: a ring of 64 chunks');
+    is($allocated, ($handed // 0) + 1 < 64 ? ($handed // 0) + 1 : 64,
+       'default: a chunk is allocated when the log first reaches it')
+        or diag($parent);
+    ($parent) = thread_report([$bin{O2}], ['--sim-thread=no']);
+    like($parent // '', qr/^access log: \d{2,} chunks .*; ring of 64 chunks, 1 allocated$/,
+         '--sim-thread=no: the log stays in its first chunk');
+    for my $bad (qw(1 257 many)) {
+        my $res = run_ours(["--log-chunks=$bad"], ['/bin/true']);
+        is(_status($res), 'exit 1', "--log-chunks=$bad: exit status 1");
+        like($res->{stderr}, qr/Bad option: --log-chunks=\Q$bad\E/,
+             "--log-chunks=$bad: names the option");
+    }
+    my $debug = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
+    like($debug->{out}, qr/^    --log-chunks=<n> +the access log's ring .*?\[64\]$/ms,
+         '--help-debug lists --log-chunks with its default');
+}
+
 # The simulator's stack has no guard page (cg_log.c): --stats=yes
 # reports how much of it the thread used, in the parent and in the
 # forked child (which refills and reuses it); a run that reached its
