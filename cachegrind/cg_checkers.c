@@ -403,14 +403,16 @@ static UChar* emit_cond_branch(UChar* at, const CgCondPredictor* p, Int t,
    at = put32(at + 4, abs32(p->step));
    at[0] = 0x45; at[1] = 0x88; at[2] = 0x9A;               /* mov %r11b,c(%r10) */
    at = put32(at + 3, counters);
-   /* shl $shift,%t; add %rax,%rax; or %t,%rax; mov %rax,h */
+   /* shl $shift,%t; lea (%t,%rax,2),%rax; mov %rax,h.  The history
+      only ever holds outcomes shifted by `shift` (it starts at 0), so
+      its low `shift` bits are clear, and 2 * history and t << shift
+      never overlap: the add is the rule's OR, one instruction fewer. */
    at[0] = rex_w(0, t); at[1] = 0xC1; at[2] = (UChar)(0xE0 | (t & 7));
    at[3] = (UChar)p->history_shift;
    at += 4;
-   at[0] = 0x48; at[1] = 0x01; at[2] = 0xC0;
-   at += 3;
-   at[0] = rex_w(t, RAX); at[1] = 0x09; at[2] = (UChar)(0xC0 | (t & 7) << 3);
-   at += 3;
+   at[0] = (UChar)(0x48 | (t >= 8 ? 1 : 0)); at[1] = 0x8D; at[2] = 0x04;
+   at[3] = (UChar)(0x40 | (t & 7));
+   at += 4;
    at[0] = 0x48; at[1] = 0x89; at[2] = 0x04; at[3] = 0x25;
    at = put32(at + 4, history);
    /* shr $4,%r11d; add %r11, count */
