@@ -2,8 +2,9 @@
  * cg_merge -- merge several Cachegrind profiles into one.
  *
  * Part of cachegrind-ng.  Behaves like the cg_merge shipped with
- * Valgrind 3.19 (same output bytes, messages and exit statuses), with a
- * streaming design and a few documented additions (see docs/cg_merge.1).
+ * Valgrind 3.19 (same output bytes, progress messages and exit statuses),
+ * with a streaming design, one-line error messages and a few documented
+ * additions (see docs/cg_merge.1).
  *
  * Usage:  cg_merge [-o outfile] file1 file2 ...
  *
@@ -22,7 +23,8 @@
  *     summary: S1 S2 ...  the last line; must equal the column totals
  *
  * Lines are read raw: only the '\n' is removed, and a line ends at its
- * first NUL byte.  Anything else in the body (blank lines, comments,
+ * first NUL byte.  The events line must name at least one event (no
+ * file without one could pass the checks below).  Anything else in the body (blank lines, comments,
  * negative numbers, fi=/fe=) is an error.  File and function both start
  * as "???".  Counts and line numbers are unsigned 64-bit and wrap around;
  * they are printed signed, as 3.19 does.
@@ -49,7 +51,11 @@
  * parsed to its end (so that its own errors are reported first, as 3.19
  * does) but its counts are not merged; the mismatch is reported after it.
  *
- * Any input error is fatal and exits at once.  The output is only opened
+ * Any input error is fatal and exits at once, with one line on stderr
+ * naming the file and line (3.19 prints two to five lines); so that this
+ * line is all a failure prints, 3.19's progress messages ("parsing F",
+ * "merging F", "writing OUT") are printed only once the merge has
+ * succeeded, in 3.19's order.  The output is only opened
  * after every input has been read, and is written to a temporary file in
  * the same directory that is renamed over the target at the end, so a
  * failed merge never leaves anything at the -o path.
@@ -62,6 +68,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,27 +79,8 @@
 
 #define CG_MERGE_VERSION "cg_merge (cachegrind-ng) 0.1.0"
 
-#define EXIT_PARSE_ERROR 1
+#define EXIT_INPUT_ERROR 1
 #define EXIT_OUT_OF_MEMORY 2
-
-/* Messages of 3.19 that parse errors use. */
-#define MSG_NO_DESC "parse_CacheProfFile: no DESC lines present"
-#define MSG_EOF_CMD "parse_CacheProfFile: eof before CMD line"
-#define MSG_NO_CMD "parse_CacheProfFile: no CMD line present"
-#define MSG_EOF_EVENTS "parse_CacheProfFile: eof before EVENTS line"
-#define MSG_NO_EVENTS "parse_CacheProfFile: no EVENTS line present"
-#define MSG_UNEXPECTED "parse_CacheProfFile: unexpected line in main data"
-#define MSG_EOF_SUMMARY "parse_CacheProfFile: eof before SUMMARY line"
-#define MSG_EXTRANEOUS \
-    "parse_CacheProfFile: extraneous content after SUMMARY line"
-#define MSG_SUMMARY_COUNT "parse_CacheProfFile: wrong # counts in SUMMARY line"
-#define MSG_SUMMARY_MISMATCH \
-    "parse_CacheProfFile: computed vs stated SUMMARY counts mismatch"
-#define MSG_GARBAGE "garbage in counts line"
-#define MSG_TOO_FEW "too few counts in count line"
-#define MSG_COUNT_MISMATCH "# counts doesn't match # events"
-#define MSG_EVENTS_DIFFER "\"events:\" line of most recent file does not " \
-    "match those previously processed"
 
 /* ------------------------------------------------------------------ */
 /* Memory                                                              */
@@ -367,13 +355,13 @@ static uint64_t *cost_row(struct cost_table *t, uint32_t file, uint32_t fn,
 
 /*
  * Reads one input line by line.  A line is returned NUL-terminated with
- * its '\n' removed; a final line without '\n' is returned too but, as in
- * 3.19, is not counted in `lno`.
+ * its '\n' removed; a final line without '\n' is returned too.  `lno` is
+ * the number of the line last returned (1 for the first).
  */
 struct line_reader {
     FILE *fp;
     const char *path;
-    unsigned long lno;      /* newline-terminated lines read so far */
+    unsigned long lno;      /* lines returned so far */
     char *buf;
     size_t cap;             /* bytes allocated (always > len) */
     size_t pos, len;        /* unread bytes are buf[pos .. len) */
@@ -445,6 +433,7 @@ static enum read_status read_line(struct line_reader *r, char **line)
             r->buf[r->len] = '\0';
             *line = start;
             r->pos = r->len;
+            r->lno++;
             return READ_LINE;
         }
         if (reader_fill(r) == READ_ERROR)
@@ -455,29 +444,28 @@ static enum read_status read_line(struct line_reader *r, char **line)
 /* ------------------------------------------------------------------ */
 /* Diagnostics                                                         */
 
-static void report_near(const char *prog, const struct line_reader *r)
+/*
+ * Every error is one line on stderr, "PROG: FILE:LINE: MESSAGE" (or
+ * "PROG: FILE: MESSAGE" when no line is concerned), then exit 1.  The
+ * progress messages of a successful merge are printed only at its end
+ * (see print_progress), so that a failure prints that line alone.
+ */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5), noreturn))
+#endif
+static void die_at(const char *prog, const char *path, unsigned long lno,
+                   const char *fmt, ...)
 {
-    fprintf(stderr, "%s: near %s line %lu\n", prog, r->path, r->lno);
-}
-
-/* 3.19's parse error: two lines naming the message, file and line. */
-static void die_parse(const char *prog, const struct line_reader *r,
-                      const char *msg)
-{
-    fprintf(stderr, "%s: parse error: %s\n", prog, msg);
-    report_near(prog, r);
-    exit(EXIT_PARSE_ERROR);
-}
-
-/* 3.19's other input errors: optional errno line, message, position. */
-static void die_input(const char *prog, const struct line_reader *r,
-                      int err, const char *msg)
-{
-    if (err != 0)
-        fprintf(stderr, "%s: %s\n", prog, strerror(err));
-    fprintf(stderr, "%s: %s\n", prog, msg);
-    report_near(prog, r);
-    exit(EXIT_PARSE_ERROR);
+    va_list ap;
+    if (lno > 0)
+        fprintf(stderr, "%s: %s:%lu: ", prog, path, lno);
+    else
+        fprintf(stderr, "%s: %s: ", prog, path);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    putc('\n', stderr);
+    exit(EXIT_INPUT_ERROR);
 }
 
 /* ------------------------------------------------------------------ */
@@ -493,6 +481,7 @@ struct header {
 struct merge {
     const char *prog;           /* argv[0], prefix of every message */
     int have_first;             /* has the first input been read? */
+    const char *first_path;     /* the first input, for messages */
     struct header header;       /* the first input's header lines */
     size_t n_events;
     struct name_table names;
@@ -505,12 +494,15 @@ struct merge {
 struct input {
     struct line_reader *reader;
     const char *prog;
+    const char *path;
     int events_differ;          /* if so, parse but don't merge */
+    unsigned long events_lno;   /* line number of the events line */
     size_t n_events;            /* this input's event count */
     uint64_t *numbers;          /* the numbers of the current line */
     uint64_t *totals;           /* this input's computed column totals */
     uint32_t file, fn;          /* current name ids */
     char *summary_line;
+    unsigned long summary_lno;
 };
 
 static void merge_init(struct merge *m, const char *prog)
@@ -538,6 +530,10 @@ static void merge_free(struct merge *m)
 
 /* ------------------------------------------------------------------ */
 /* Parsing one input                                                   */
+
+/* An error in the line just read. */
+#define DIE_HERE(in, ...) \
+    die_at((in)->prog, (in)->path, (in)->reader->lno, __VA_ARGS__)
 
 static int starts_with(const char *s, const char *prefix)
 {
@@ -567,10 +563,11 @@ static int is_space(char c)
 /*
  * Parse a run of unsigned decimals separated by white space, keeping at
  * most `max` of them in `out`; return how many there were.  Any other
- * character is "garbage", reported before any miscount.
+ * character is an error, reported before any miscount (as 3.19 does).
+ * `what` names the line in messages.
  */
 static size_t parse_numbers(struct input *in, const char *s, uint64_t *out,
-                            size_t max)
+                            size_t max, const char *what)
 {
     size_t n = 0;
     while (*s != '\0') {
@@ -580,11 +577,13 @@ static size_t parse_numbers(struct input *in, const char *s, uint64_t *out,
             continue;
         }
         if (!isdigit((unsigned char)*s))
-            die_parse(in->prog, in->reader, MSG_GARBAGE);
+            DIE_HERE(in, "%s holds something other than unsigned decimal "
+                     "numbers", what);
         for (; isdigit((unsigned char)*s); s++)
             value = value * 10 + (uint64_t)(*s - '0');
         if (*s != '\0' && !is_space(*s))
-            die_parse(in->prog, in->reader, MSG_GARBAGE);
+            DIE_HERE(in, "%s holds something other than unsigned decimal "
+                     "numbers", what);
         if (n < max)
             out[n] = value;
         n++;
@@ -603,46 +602,72 @@ static void add_counts(uint64_t *to, const uint64_t *from, size_t n)
 static void parse_count_line(struct merge *m, struct input *in,
                              const char *line)
 {
-    size_t n = parse_numbers(in, line, in->numbers, in->n_events + 1);
+    size_t n = parse_numbers(in, line, in->numbers, in->n_events + 1,
+                             "count line");
     const uint64_t *counts = in->numbers + 1;
-    if (n < 2)
-        die_parse(in->prog, in->reader, MSG_TOO_FEW);
     if (n - 1 != in->n_events)
-        die_parse(in->prog, in->reader, MSG_COUNT_MISMATCH);
+        DIE_HERE(in, "count line has %zu count%s for %zu event%s", n - 1,
+                 n - 1 == 1 ? "" : "s", in->n_events,
+                 in->n_events == 1 ? "" : "s");
     add_counts(in->totals, counts, in->n_events);
     if (!in->events_differ)
         add_counts(cost_row(&m->costs, in->file, in->fn, in->numbers[0]),
                    counts, in->n_events);
 }
 
+static void put_signed(uint64_t value, FILE *out);     /* (see below) */
+
 /* The summary must give one count per event, equal to the totals. */
 static void check_summary(struct input *in)
 {
     const char *rest = in->summary_line + strlen("summary:");
-    size_t n = parse_numbers(in, rest, in->numbers, in->n_events);
-    if (n < 1)
-        die_parse(in->prog, in->reader, MSG_TOO_FEW);
+    size_t n = parse_numbers(in, rest, in->numbers, in->n_events,
+                             "summary line");
+    size_t i;
     if (n != in->n_events)
-        die_parse(in->prog, in->reader, MSG_SUMMARY_COUNT);
-    if (memcmp(in->numbers, in->totals, n * sizeof *in->totals) != 0)
-        die_parse(in->prog, in->reader, MSG_SUMMARY_MISMATCH);
+        DIE_HERE(in, "summary line has %zu count%s for %zu event%s", n,
+                 n == 1 ? "" : "s", in->n_events,
+                 in->n_events == 1 ? "" : "s");
+    for (i = 0; i < n; i++) {
+        if (in->numbers[i] == in->totals[i])
+            continue;
+        fprintf(stderr, "%s: %s:%lu: summary line disagrees with the sum "
+                "of the count lines (event %zu: ", in->prog, in->path,
+                in->summary_lno, i + 1);
+        put_signed(in->numbers[i], stderr);
+        fputs(" stated, ", stderr);
+        put_signed(in->totals[i], stderr);
+        fputs(" summed)\n", stderr);
+        exit(EXIT_INPUT_ERROR);
+    }
 }
 
 static enum read_status next_line(struct input *in, char **line)
 {
     enum read_status st = read_line(in->reader, line);
     if (st == READ_ERROR)
-        die_input(in->prog, in->reader, errno,
-                  "I/O error while reading input file");
+        die_at(in->prog, in->path, in->reader->lno, "read error: %s",
+               strerror(errno));
     return st;
+}
+
+/* The end of the file where a line of kind `what` was expected. */
+static void die_eof(struct input *in, const char *what)
+{
+    if (in->reader->lno == 0)
+        die_at(in->prog, in->path, 0, "empty file (a profile starts with "
+               "a 'desc: ' line)");
+    DIE_HERE(in, "the file ends before its %s", what);
 }
 
 /* desc lines: kept for the first input only. */
 static void parse_desc_lines(struct merge *m, struct input *in, char **line)
 {
     struct header *h = &m->header;
-    if (next_line(in, line) == READ_EOF || !starts_with(*line, "desc: "))
-        die_parse(in->prog, in->reader, MSG_NO_DESC);
+    if (next_line(in, line) == READ_EOF)
+        die_eof(in, "'desc: ' line");
+    if (!starts_with(*line, "desc: "))
+        DIE_HERE(in, "the first line is not a 'desc: ' line");
     do {
         if (!m->have_first) {
             if (h->n_desc == h->cap_desc) {
@@ -653,7 +678,7 @@ static void parse_desc_lines(struct merge *m, struct input *in, char **line)
             h->desc[h->n_desc++] = xstrdup(*line, "desc");
         }
         if (next_line(in, line) == READ_EOF)
-            die_parse(in->prog, in->reader, MSG_EOF_CMD);
+            die_eof(in, "'cmd: ' line");
     } while (starts_with(*line, "desc: "));
 }
 
@@ -662,6 +687,9 @@ static void take_events_line(struct merge *m, struct input *in,
                              const char *line)
 {
     in->n_events = count_events(line);
+    in->events_lno = in->reader->lno;
+    if (in->n_events == 0)
+        DIE_HERE(in, "'events: ' line names no events");
     if (!m->have_first) {
         m->header.events = xstrdup(line, "events");
         m->n_events = in->n_events;
@@ -677,13 +705,13 @@ static void parse_header(struct merge *m, struct input *in)
     char *line;
     parse_desc_lines(m, in, &line);
     if (!starts_with(line, "cmd: "))
-        die_parse(in->prog, in->reader, MSG_NO_CMD);
+        DIE_HERE(in, "expected a 'cmd: ' line after the 'desc: ' lines");
     if (!m->have_first)
         m->header.cmd = xstrdup(line, "cmd");
     if (next_line(in, &line) == READ_EOF)
-        die_parse(in->prog, in->reader, MSG_EOF_EVENTS);
+        die_eof(in, "'events: ' line");
     if (!starts_with(line, "events: "))
-        die_parse(in->prog, in->reader, MSG_NO_EVENTS);
+        DIE_HERE(in, "expected an 'events: ' line after the 'cmd: ' line");
     take_events_line(m, in, line);
 }
 
@@ -693,7 +721,7 @@ static void parse_body(struct merge *m, struct input *in)
     char *line;
     for (;;) {
         if (next_line(in, &line) == READ_EOF)
-            die_parse(in->prog, in->reader, MSG_EOF_SUMMARY);
+            die_eof(in, "'summary: ' line (truncated?)");
         if (isdigit((unsigned char)line[0]))
             parse_count_line(m, in, line);
         else if (starts_with(line, "fn="))
@@ -703,19 +731,23 @@ static void parse_body(struct merge *m, struct input *in)
         else if (starts_with(line, "summary: "))
             break;
         else
-            die_parse(in->prog, in->reader, MSG_UNEXPECTED);
+            DIE_HERE(in, "unexpected line: not fl=, fn=, a count line "
+                     "or the 'summary: ' line");
     }
     in->summary_line = xstrdup(line, "summary");
+    in->summary_lno = in->reader->lno;
     if (next_line(in, &line) != READ_EOF)
-        die_parse(in->prog, in->reader, MSG_EXTRANEOUS);
+        DIE_HERE(in, "a line after the 'summary: ' line, which must be "
+                 "the last");
     check_summary(in);
 }
 
-static void input_init(struct merge *m, struct input *in)
+static void input_init(struct merge *m, struct input *in, const char *path)
 {
     memset(in, 0, sizeof *in);
     in->reader = &m->reader;
     in->prog = m->prog;
+    in->path = path;
     in->file = in->fn = intern_name(&m->names, "???");
 }
 
@@ -732,12 +764,10 @@ static void merge_file(struct merge *m, const char *path)
     struct input in;
     FILE *fp;
 
-    fprintf(stderr, "%s: parsing %s\n", m->prog, path);
-    input_init(m, &in);
-    reader_start(&m->reader, NULL, path);
+    input_init(m, &in, path);
     fp = fopen(path, "r");
     if (fp == NULL)
-        die_input(m->prog, &m->reader, errno, "Cannot open input file");
+        die_at(m->prog, path, 0, "cannot open: %s", strerror(errno));
     reader_start(&m->reader, fp, path);
 
     parse_header(m, &in);
@@ -746,13 +776,32 @@ static void merge_file(struct merge *m, const char *path)
     parse_body(m, &in);
     fclose(fp);
 
-    if (m->have_first)
-        fprintf(stderr, "%s: merging %s\n", m->prog, path);
     if (in.events_differ)
-        die_input(m->prog, &m->reader, 0, MSG_EVENTS_DIFFER);
+        die_at(m->prog, path, in.events_lno, "'events: ' line differs "
+               "from that of %s", m->first_path);
     add_counts(m->summary, in.totals, m->n_events);
+    if (!m->have_first)
+        m->first_path = path;
     m->have_first = 1;
     input_free(&in);
+}
+
+/*
+ * 3.19's progress messages, printed once the merge has succeeded: one
+ * "parsing" per input, "merging" after each input but the first, then
+ * "writing".
+ */
+static void print_progress(const char *prog, const char **inputs, int n,
+                           const char *out_name)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        fprintf(stderr, "%s: parsing %s\n", prog, inputs[i]);
+        if (i > 0)
+            fprintf(stderr, "%s: merging %s\n", prog, inputs[i]);
+    }
+    fprintf(stderr, "%s: writing %s\n", prog,
+            out_name ? out_name : "(stdout)");
 }
 
 /* ------------------------------------------------------------------ */
@@ -900,15 +949,16 @@ static void write_summary(const struct merge *m, FILE *out)
     putc('\n', out);
 }
 
-/* Write the whole merged profile; return 0, or -1 on a write error. */
+/* Write the whole merged profile; return 0, or an errno value. */
 static int write_profile(const struct merge *m, const struct sort_item *items,
                          FILE *out)
 {
+    errno = 0;
     write_header(&m->header, out);
     write_costs(m, items, out);
     write_summary(m, out);
     if (fflush(out) != 0 || ferror(out))
-        return -1;
+        return errno != 0 ? errno : EIO;
     return 0;
 }
 
@@ -998,55 +1048,58 @@ static int open_output(struct output *o)
     return o->fp != NULL ? 0 : -1;
 }
 
-/* Close the output and move it into place; return 0 or -1. */
-static int finish_output(struct output *o, int ok)
+/*
+ * Close the output and move it into place.  `err` is the writing's
+ * result; return it, or the error of closing or renaming.
+ */
+static int finish_output(struct output *o, int err)
 {
-    if (fclose(o->fp) != 0)
-        ok = 0;
+    if (fclose(o->fp) != 0 && err == 0)
+        err = errno != 0 ? errno : EIO;
     o->fp = NULL;
     if (o->temp == NULL)
-        return ok ? 0 : -1;
-    if (ok && rename(o->temp, o->target) != 0)
-        ok = 0;
-    if (!ok)
+        return err;
+    if (err == 0 && rename(o->temp, o->target) != 0)
+        err = errno;
+    if (err != 0)
         unlink(o->temp);
-    return ok ? 0 : -1;
+    return err;
 }
 
 static int write_to_file(const struct merge *m, const struct sort_item *items,
                          const char *name)
 {
     struct output o;
-    int ok;
+    int err;
     memset(&o, 0, sizeof o);
     o.name = name;
     if (open_output(&o) != 0) {
-        int err = errno;
-        fprintf(stderr, "%s: can't create output file %s\n", m->prog, name);
-        fprintf(stderr, "%s: %s\n", m->prog, strerror(err));
+        err = errno;
+        fprintf(stderr, "%s: %s: cannot create output file: %s\n", m->prog,
+                name, strerror(err));
         free(o.target);
         return 1;
     }
-    ok = write_profile(m, items, o.fp) == 0;
-    ok = finish_output(&o, ok) == 0;
-    if (!ok)
-        fprintf(stderr, "%s: error writing output file %s\n", m->prog, name);
+    err = write_profile(m, items, o.fp);
+    err = finish_output(&o, err);
+    if (err != 0)
+        fprintf(stderr, "%s: %s: error writing output file: %s\n", m->prog,
+                name, strerror(err));
     free(o.target);
     free(o.temp);
-    return ok ? 0 : 1;
+    return err != 0;
 }
 
 /* Write the merged profile to `out_name`, or stdout when it is NULL. */
 static int write_output(struct merge *m, const char *out_name)
 {
     struct sort_item *items = sort_costs(m);
-    int status = 0;
-    fprintf(stderr, "%s: writing %s\n", m->prog,
-            out_name ? out_name : "(stdout)");
+    int status = 0, err;
     if (out_name != NULL) {
         status = write_to_file(m, items, out_name);
-    } else if (write_profile(m, items, stdout) != 0) {
-        fprintf(stderr, "%s: error writing output file (stdout)\n", m->prog);
+    } else if ((err = write_profile(m, items, stdout)) != 0) {
+        fprintf(stderr, "%s: (stdout): error writing output: %s\n", m->prog,
+                strerror(err));
         status = 1;
     }
     free(items);
@@ -1056,18 +1109,27 @@ static int write_output(struct merge *m, const char *out_name)
 /* ------------------------------------------------------------------ */
 /* Command line                                                        */
 
+#define USAGE_TEXT "[-o outfile] [files-to-merge]"
+
 struct options {
     const char *out_name;       /* -o argument, or NULL */
     const char **inputs;
     int n_inputs;
 };
 
+/* -h and --help: 3.19's two lines and exit status. */
 static void usage(const char *prog)
 {
     fprintf(stderr, "%s: Merges multiple cachegrind output files into one\n",
             prog);
-    fprintf(stderr, "%s: usage: %s [-o outfile] [files-to-merge]\n",
-            prog, prog);
+    fprintf(stderr, "%s: usage: %s " USAGE_TEXT "\n", prog, prog);
+    exit(1);
+}
+
+/* A command-line error: one line, exit 1. */
+static void usage_error(const char *prog, const char *what)
+{
+    fprintf(stderr, "%s: %s (usage: %s " USAGE_TEXT ")\n", prog, what, prog);
     exit(1);
 }
 
@@ -1085,8 +1147,10 @@ static void parse_options(int argc, char **argv, const char *prog,
                           struct options *opt)
 {
     int i, o_index = 0;
-    if (argc < 2 || has_arg(argc, argv, "-h", "--help"))
+    if (has_arg(argc, argv, "-h", "--help"))
         usage(prog);
+    if (argc < 2)
+        usage_error(prog, "no input files");
     if (has_arg(argc, argv, "--version", NULL)) {
         puts(CG_MERGE_VERSION);
         exit(0);
@@ -1095,7 +1159,7 @@ static void parse_options(int argc, char **argv, const char *prog,
         if (strcmp(argv[i], "-o") == 0)
             o_index = i;
     if (o_index == argc - 1)
-        usage(prog);
+        usage_error(prog, "option -o: no output file name after it");
     opt->out_name = o_index ? argv[o_index + 1] : NULL;
     opt->inputs = xcalloc((size_t)argc, sizeof *opt->inputs, "arguments");
     opt->n_inputs = 0;
@@ -1120,6 +1184,8 @@ int main(int argc, char **argv)
     for (i = 0; i < opt.n_inputs; i++)
         merge_file(&m, opt.inputs[i]);
     status = write_output(&m, opt.out_name);
+    if (status == 0)
+        print_progress(prog, opt.inputs, opt.n_inputs, opt.out_name);
     merge_free(&m);
     free(opt.inputs);
     return status;
