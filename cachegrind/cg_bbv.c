@@ -30,8 +30,9 @@
    other thread's to that name followed by ".<tid>"; each ends with a
    few '#' summary lines.  Files are group-readable, as exp-bbv's.
    --pc-out-file (no default, as in exp-bbv) lists "F:<id>:<address in
-   hex>:<function>" for every block that ran, by address.  All files are
-   written under temporary names and renamed at exit. */
+   hex>:<function>" for every block that ran, by address.  cg_file.c
+   writes them all (under temporary names, named at exit).  A forked
+   child keeps only the thread that called fork. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -45,6 +46,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
+#include "cg_file.h"
 #include "cg_tool.h"
 
 /* A block, or (is_rep) a rep-prefixed instruction: both are things a
@@ -67,10 +69,7 @@ typedef struct {
    const BbvBlock* last;
    ULong      pending_reps;
    UInt       intervals;
-   VgFile*    file;
-   Bool       reopen;           /* closed for a fork */
-   HChar*     final_name;
-   HChar*     temp_name;
+   CgFile*    file;             /* opened at the first vector */
 } ThreadVectors;
 
 static Bool           enabled;
@@ -96,7 +95,12 @@ void cg_bbv_init(void)
    threads = VG_(calloc)("cg.bbv.threads", VG_N_THREADS,
                          sizeof(ThreadVectors));
    running = &threads[1];
+   /* The first thread's file is written even if it has no vector. */
+   threads[1].active = True;
    VG_(atfork)(before_fork, after_fork_in_parent, after_fork_in_child);
+   cg_file_expect("--bb-out-file", cg_clo.bb_out_file, True);
+   if (cg_clo.pc_out_file != NULL)
+      cg_file_expect("--pc-out-file", cg_clo.pc_out_file, False);
 }
 
 void cg_bbv_thread_runs(ThreadId tid)
@@ -166,38 +170,28 @@ struct _BbvBlock* cg_bbv_rep_for(Addr addr)   { return record_for(addr, True); }
 /*--- Files                                                ---*/
 /*------------------------------------------------------------*/
 
-static Bool open_vector_file(ThreadVectors* t, ThreadId tid)
-{
-   HChar* base = VG_(expand_file_name)("--bb-out-file", cg_clo.bb_out_file);
-
-   VG_(free)(t->final_name);
-   VG_(free)(t->temp_name);
-   t->final_name = VG_(malloc)("cg.bbv.name", VG_(strlen)(base) + 16);
-   if (tid == 1)
-      VG_(strcpy)(t->final_name, base);
-   else
-      VG_(sprintf)(t->final_name, "%s.%u", base, tid);
-   VG_(free)(base);
-   t->temp_name = VG_(malloc)("cg.bbv.name", VG_(strlen)(t->final_name) + 32);
-   VG_(sprintf)(t->temp_name, "%s.tmp.%d", t->final_name, VG_(getpid)());
-   t->file = VG_(fopen)(t->temp_name,
-                        VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                        VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP);
-   if (t->file == NULL) {
-      VG_(umsg)("error: can't open basic block vector file '%s'; "
-                "it will be missing.\n", t->final_name);
-      return False;
-   }
-   return True;
-}
+/* Group-readable, as exp-bbv's files. */
+#define BBV_FILE_MODE (VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP)
 
 /* Opened at a thread's first vector (in a forked child, which names
    its files with its own pid, at its first vector after the fork). */
 static Bool ensure_open(ThreadVectors* t)
 {
+   ThreadId tid = (ThreadId)(t - threads);
+   HChar suffix[16];
+
    if (t->file != NULL)
       return True;
-   return open_vector_file(t, (ThreadId)(t - threads));
+   VG_(sprintf)(suffix, ".%u", tid);
+   t->file = cg_file_open("--bb-out-file", cg_clo.bb_out_file,
+                          tid == 1 ? NULL : suffix, BBV_FILE_MODE);
+   if (cg_file_opened(t->file))
+      return True;
+   VG_(umsg)("error: can't open basic block vector file '%s'; "
+             "it will be missing.\n", cg_file_name(t->file));
+   cg_file_forget(t->file);
+   t->file = NULL;
+   return False;
 }
 
 /* Around a fork: buffered lines are written before it, so that the
@@ -207,11 +201,8 @@ static void before_fork(ThreadId tid)
    ThreadId i;
 
    for (i = 1; i < VG_N_THREADS; i++)
-      if (threads[i].file != NULL) {
-         VG_(fclose)(threads[i].file);
-         threads[i].file = NULL;
-         threads[i].reopen = True;
-      }
+      if (threads[i].file != NULL)
+         cg_file_suspend(threads[i].file);
 }
 
 static void after_fork_in_parent(ThreadId tid)
@@ -219,21 +210,37 @@ static void after_fork_in_parent(ThreadId tid)
    ThreadId i;
 
    for (i = 1; i < VG_N_THREADS; i++)
-      if (threads[i].reopen) {
-         threads[i].reopen = False;
-         threads[i].file = VG_(fopen)(threads[i].temp_name,
-                                      VKI_O_WRONLY | VKI_O_APPEND, 0);
-         if (threads[i].file == NULL)
-            VG_(umsg)("error: can't reopen '%s'\n", threads[i].temp_name);
+      if (threads[i].file != NULL && !cg_file_resume(threads[i].file)) {
+         cg_file_commit(threads[i].file);    /* removes what was written */
+         threads[i].file = NULL;
       }
 }
 
+static void forget_thread(ThreadVectors* t)
+{
+   if (t->file != NULL)
+      cg_file_forget(t->file);
+   VG_(free)(t->counts);
+   VG_(free)(t->touched);
+   VG_(memset)(t, 0, sizeof *t);
+}
+
+/* Only the thread that called fork goes on in the child: the others'
+   vectors are the parent's to write, and their slots may be reused by
+   the child's own threads.  The forking thread's vectors go on from
+   what it counted, into a file of the child's. */
 static void after_fork_in_child(ThreadId tid)
 {
    ThreadId i;
 
    for (i = 1; i < VG_N_THREADS; i++)
-      threads[i].reopen = False;
+      if (i != tid)
+         forget_thread(&threads[i]);
+   if (threads[tid].file != NULL) {
+      cg_file_forget(threads[tid].file);
+      threads[tid].file = NULL;
+   }
+   running = &threads[tid];
 }
 
 static void write_vector(ThreadVectors* t)
@@ -241,11 +248,15 @@ static void write_vector(ThreadVectors* t)
    UInt i;
 
    if (ensure_open(t)) {
-      VG_(fprintf)(t->file, "T");
-      for (i = 0; i < t->n_touched; i++)
-         VG_(fprintf)(t->file, ":%u:%llu   ", t->touched[i],
-                      t->counts[t->touched[i]]);
-      VG_(fprintf)(t->file, "\n");
+      cg_file_put_str(t->file, "T");
+      for (i = 0; i < t->n_touched; i++) {
+         cg_file_put_str(t->file, ":");
+         cg_file_put_ulong(t->file, t->touched[i]);
+         cg_file_put_str(t->file, ":");
+         cg_file_put_ulong(t->file, t->counts[t->touched[i]]);
+         cg_file_put_str(t->file, "   ");
+      }
+      cg_file_put_str(t->file, "\n");
    }
    for (i = 0; i < t->n_touched; i++)
       t->counts[t->touched[i]] = 0;
@@ -353,22 +364,18 @@ static void finish_thread(ThreadVectors* t, ThreadId tid)
 {
    if (!ensure_open(t))
       return;
-   VG_(fprintf)(t->file, "\n\n# Thread %u\n", tid);
-   VG_(fprintf)(t->file, "#   Total intervals: %u (Interval Size %llu)\n",
-                t->intervals, cg_clo.bb_interval_size);
-   VG_(fprintf)(t->file, "#   Total instructions: %llu\n", t->total_instrs);
+   cg_file_printf(t->file, "\n\n# Thread %u\n", tid);
+   cg_file_printf(t->file, "#   Total intervals: %u (Interval Size %llu)\n",
+                  t->intervals, cg_clo.bb_interval_size);
+   cg_file_printf(t->file, "#   Total instructions: %llu\n",
+                  t->total_instrs);
    /* exp-bbv's words: "reps" are iterations, "unique" executions. */
-   VG_(fprintf)(t->file, "#   Total reps: %llu\n", t->rep_iterations);
-   VG_(fprintf)(t->file, "#   Unique reps: %llu\n", t->rep_executions);
-   VG_(fprintf)(t->file, "#   Total fldcw instructions: %llu\n\n",
-                t->total_fldcw);
-   VG_(fclose)(t->file);
+   cg_file_printf(t->file, "#   Total reps: %llu\n", t->rep_iterations);
+   cg_file_printf(t->file, "#   Unique reps: %llu\n", t->rep_executions);
+   cg_file_printf(t->file, "#   Total fldcw instructions: %llu\n\n",
+                  t->total_fldcw);
+   cg_file_commit(t->file);
    t->file = NULL;
-   if (VG_(rename)(t->temp_name, t->final_name) != 0) {
-      VG_(umsg)("error: can't rename '%s' to '%s'\n", t->temp_name,
-                t->final_name);
-      VG_(unlink)(t->temp_name);
-   }
 }
 
 static Int by_address(const void* a, const void* b)
@@ -380,35 +387,33 @@ static Int by_address(const void* a, const void* b)
 
 static void write_pc_file(void)
 {
-   HChar* name = VG_(expand_file_name)("--pc-out-file", cg_clo.pc_out_file);
-   HChar* temp = VG_(malloc)("cg.bbv.name", VG_(strlen)(name) + 32);
+   CgFile* f = cg_file_open("--pc-out-file", cg_clo.pc_out_file, NULL,
+                            BBV_FILE_MODE);
    UInt n, i;
-   VgHashNode** all = VG_(HT_to_array)(blocks, &n);
-   VgFile* f;
+   VgHashNode** all;
 
-   VG_(sprintf)(temp, "%s.tmp.%d", name, VG_(getpid)());
-   f = VG_(fopen)(temp, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                  VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP);
-   if (f == NULL) {
-      VG_(umsg)("error: can't open '%s' for writing\n", name);
-   } else {
-      VG_(ssort)(all, n, sizeof(VgHashNode*), by_address);
-      for (i = 0; i < n; i++) {
-         const BbvBlock* b = (const BbvBlock*)all[i];
-         const HChar* fn;
-         if (!VG_(get_fnname)(VG_(current_DiEpoch)(), b->key, &fn))
-            fn = "";
-         VG_(fprintf)(f, "F:%u:%lx:%s\n", b->id, b->key, fn);
-      }
-      VG_(fclose)(f);
-      if (VG_(rename)(temp, name) != 0) {
-         VG_(umsg)("error: can't rename '%s' to '%s'\n", temp, name);
-         VG_(unlink)(temp);
-      }
+   if (!cg_file_opened(f)) {
+      VG_(umsg)("error: can't open '%s' for writing\n", cg_file_name(f));
+      cg_file_forget(f);
+      return;
    }
+   all = VG_(HT_to_array)(blocks, &n);
+   VG_(ssort)(all, n, sizeof(VgHashNode*), by_address);
+   for (i = 0; i < n; i++) {
+      const BbvBlock* b = (const BbvBlock*)all[i];
+      const HChar* fn;
+      if (!VG_(get_fnname)(VG_(current_DiEpoch)(), b->key, &fn))
+         fn = "";
+      cg_file_put_str(f, "F:");
+      cg_file_put_ulong(f, b->id);
+      cg_file_put_str(f, ":");
+      cg_file_put_hex(f, b->key);
+      cg_file_put_str(f, ":");
+      cg_file_put_str(f, fn);
+      cg_file_put_str(f, "\n");
+   }
+   cg_file_commit(f);
    VG_(free)(all);
-   VG_(free)(temp);
-   VG_(free)(name);
 }
 
 void cg_bbv_fini(void)
@@ -418,7 +423,7 @@ void cg_bbv_fini(void)
    if (!enabled)
       return;
    for (tid = 1; tid < VG_N_THREADS; tid++)
-      if (threads[tid].active || tid == 1)
+      if (threads[tid].active)
          finish_thread(&threads[tid], tid);
    if (cg_clo.pc_out_file != NULL)
       write_pc_file();

@@ -31,7 +31,7 @@
      miss-fn: <function>                 event, and its top line
      and at the end:
      totals: <one count per event>
-   The file is written under a temporary name and renamed at exit. */
+   cg_file.c writes the file (under a temporary name, named at exit). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -45,6 +45,7 @@
 #include "pub_tool_hashtable.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
+#include "cg_file.h"
 #include "cg_tool.h"
 
 static Bool  enabled;
@@ -60,9 +61,7 @@ static UInt  interval_index;
 static Int   n_events;
 static ULong run_totals[CG_N_EVENTS];
 
-static VgFile* out;                    /* opened at the first interval */
-static HChar*  final_name;
-static HChar*  temp_name;
+static CgFile* out;                    /* opened at the first interval */
 
 /* Each cost centre's counts at the previous boundary, by address. */
 typedef struct {
@@ -94,19 +93,20 @@ static void write_header(void)
 {
    Int i;
 
-   VG_(fprintf)(out, "# cachegrind.intervals: a phase profile written by "
-                "Cachegrind-ng (read it with cg_phases)\n");
-   VG_(fprintf)(out, "version: 1\n");
-   VG_(fprintf)(out, "creator: Cachegrind-ng-%s\n", CG_PACKAGE_VERSION);
-   VG_(fprintf)(out, "pid: %d\n", VG_(getpid)());
-   VG_(fprintf)(out, "cmd: %s", VG_(args_the_exename));
+   cg_file_put_str(out, "# cachegrind.intervals: a phase profile written "
+                   "by Cachegrind-ng (read it with cg_phases)\n");
+   cg_file_put_str(out, "version: 1\n");
+   cg_file_printf(out, "creator: Cachegrind-ng-%s\n", CG_PACKAGE_VERSION);
+   cg_file_printf(out, "pid: %d\n", VG_(getpid)());
+   cg_file_printf(out, "cmd: %s", VG_(args_the_exename));
    for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
-      VG_(fprintf)(out, " %s",
-                   *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
-   VG_(fprintf)(out, "\ninterval-size: %llu\nevents:", cg_clo.interval_size);
+      cg_file_printf(out, " %s",
+                     *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   cg_file_printf(out, "\ninterval-size: %llu\nevents:",
+                  cg_clo.interval_size);
    for (i = 0; i < n_events; i++)
-      VG_(fprintf)(out, " %s", cg_event_names[events[i]]);
-   VG_(fprintf)(out, "\n");
+      cg_file_printf(out, " %s", cg_event_names[events[i]]);
+   cg_file_put_str(out, "\n");
 }
 
 /* Opened when the first interval ends (and in a forked child, whose
@@ -115,18 +115,13 @@ static Bool ensure_open(void)
 {
    if (out != NULL)
       return True;
-   VG_(free)(final_name);
-   VG_(free)(temp_name);
-   final_name = VG_(expand_file_name)("--intervals-out-file",
-                                      cg_clo.intervals_out_file);
-   temp_name = VG_(malloc)("cg.intervals.name",
-                           VG_(strlen)(final_name) + 32);
-   VG_(sprintf)(temp_name, "%s.tmp.%d", final_name, VG_(getpid)());
-   out = VG_(fopen)(temp_name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                    VKI_S_IRUSR | VKI_S_IWUSR);
-   if (out == NULL) {
+   out = cg_file_open("--intervals-out-file", cg_clo.intervals_out_file,
+                      NULL, VKI_S_IRUSR | VKI_S_IWUSR);
+   if (!cg_file_opened(out)) {
       VG_(umsg)("error: can't open phase profile '%s' for writing; "
-                "it will be missing.\n", final_name);
+                "it will be missing.\n", cg_file_name(out));
+      cg_file_forget(out);
+      out = NULL;
       enabled = False;
       return False;
    }
@@ -139,21 +134,16 @@ static Bool ensure_open(void)
    file of its own. */
 static void before_fork(ThreadId tid)
 {
-   if (out != NULL) {
-      VG_(fclose)(out);
-      out = NULL;
-   }
+   if (out != NULL)
+      cg_file_suspend(out);
 }
 
 static void after_fork_in_parent(ThreadId tid)
 {
-   if (enabled && temp_name != NULL) {
-      out = VG_(fopen)(temp_name, VKI_O_WRONLY | VKI_O_APPEND, 0);
-      if (out == NULL) {
-         VG_(umsg)("error: can't reopen phase profile '%s'; it will be "
-                   "missing.\n", temp_name);
-         enabled = False;
-      }
+   if (out != NULL && !cg_file_resume(out)) {
+      cg_file_commit(out);       /* removes what was written */
+      out = NULL;
+      enabled = False;
    }
 }
 
@@ -162,6 +152,10 @@ static void after_fork_in_parent(ThreadId tid)
    of what it writes. */
 static void after_fork_in_child(ThreadId tid)
 {
+   if (out != NULL) {
+      cg_file_forget(out);
+      out = NULL;
+   }
    interval_index = 0;
    VG_(memset)(run_totals, 0, sizeof run_totals);
 }
@@ -179,6 +173,7 @@ void cg_intervals_init(void)
    boundary = cg_clo.interval_size;
    start_countdown(0);
    bases = VG_(HT_construct)("cg.intervals.bases");
+   cg_file_expect("--intervals-out-file", cg_clo.intervals_out_file, False);
    VG_(atfork)(before_fork, after_fork_in_parent, after_fork_in_child);
 }
 
@@ -230,9 +225,9 @@ static void write_top(const HChar* key, Int e, const IntervalSums* sums)
 {
    const CostCentre* cc = sums->best_cc[e];
 
-   VG_(fprintf)(out, "%s: %s %llu %d %s\n%s-fn: %s\n", key,
-                cg_event_names[e], sums->best[e], cc->line, cc->file, key,
-                cc->fn);
+   cg_file_printf(out, "%s: %s %llu %d %s\n%s-fn: %s\n", key,
+                  cg_event_names[e], sums->best[e], cc->line, cc->file, key,
+                  cc->fn);
 }
 
 static void write_interval(ULong end)
@@ -246,13 +241,14 @@ static void write_interval(ULong end)
    cg_costs_fold_all();
    cg_costs_for_each(add_growth, &sums);
 
-   VG_(fprintf)(out, "interval: %u %llu %llu", ++interval_index,
-                interval_start, end);
+   cg_file_printf(out, "interval: %u %llu %llu", ++interval_index,
+                  interval_start, end);
    for (i = 0; i < n_events; i++) {
-      VG_(fprintf)(out, " %llu", sums.total[events[i]]);
+      cg_file_put_str(out, " ");
+      cg_file_put_ulong(out, sums.total[events[i]]);
       run_totals[events[i]] += sums.total[events[i]];
    }
-   VG_(fprintf)(out, "\n");
+   cg_file_put_str(out, "\n");
    if (sums.best_cc[EV_IR] != NULL)
       write_top("hot", EV_IR, &sums);
    for (i = 0; i < n_events; i++) {
@@ -291,14 +287,13 @@ void cg_intervals_fini(void)
       write_interval(executed());
    if (out == NULL)
       return;
-   VG_(fprintf)(out, "totals:");
-   for (e = 0; e < n_events; e++)
-      VG_(fprintf)(out, " %llu", run_totals[events[e]]);
-   VG_(fprintf)(out, "\n");
-   VG_(fclose)(out);
-   if (VG_(rename)(temp_name, final_name) != 0) {
-      VG_(umsg)("error: can't rename '%s' to '%s'\n", temp_name, final_name);
-      VG_(unlink)(temp_name);
+   cg_file_put_str(out, "totals:");
+   for (e = 0; e < n_events; e++) {
+      cg_file_put_str(out, " ");
+      cg_file_put_ulong(out, run_totals[events[e]]);
    }
+   cg_file_put_str(out, "\n");
+   cg_file_commit(out);
+   out = NULL;
    enabled = False;
 }

@@ -2,8 +2,8 @@
 
    Wires the modules together: options are parsed by cg_options.c, the
    caches chosen by cg_config.c, blocks instrumented by
-   cg_instrument.c, and at exit cg_output.c writes the file whose
-   totals cg_summary.c prints. */
+   cg_instrument.c, and at exit cg_output.c writes the file (through
+   cg_file.c, as every output file) whose totals cg_summary.c prints. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -13,6 +13,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "cg_file.h"
 #include "cg_tool.h"
 
 static CacheGeometry sim_I1, sim_D1, sim_LL;
@@ -78,6 +79,8 @@ static void cg_post_clo_init(void)
       VG_(exit)(1);
    }
 
+   cg_file_init();
+   cg_output_expect_file();
    cg_control_init();
    cg_intervals_init();
    cg_bbv_init();

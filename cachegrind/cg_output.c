@@ -1,8 +1,7 @@
 /* cg_output.c -- the cachegrind.out file.
 
-   Owns: the output file name, the file's format, and writing it so
-   that it appears complete or not at all (a temporary name in the same
-   directory, renamed at the end).
+   Owns: the file's format and what goes in it.  cg_file.c opens,
+   writes and names it (complete or not at all).
    Must not: change any counter; the totals it returns are sums of
    what it wrote.
 
@@ -20,13 +19,11 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
-#include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_options.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
+#include "cg_file.h"
 #include "cg_tool.h"
 
 const HChar* const cg_event_names[CG_N_EVENTS] = {
@@ -35,109 +32,38 @@ const HChar* const cg_event_names[CG_N_EVENTS] = {
 };
 
 /*------------------------------------------------------------*/
-/*--- A small buffered writer that remembers failures      ---*/
-/*------------------------------------------------------------*/
-
-#define WRITER_BUF_SIZE 65536
-
-typedef struct {
-   Int   fd;
-   Bool  failed;
-   Int   used;
-   HChar buf[WRITER_BUF_SIZE];
-} Writer;
-
-static void writer_flush(Writer* w)
-{
-   Int done = 0;
-
-   while (!w->failed && done < w->used) {
-      Int n = VG_(write)(w->fd, w->buf + done, w->used - done);
-      if (n <= 0)
-         w->failed = True;
-      else
-         done += n;
-   }
-   w->used = 0;
-}
-
-static void put_bytes(Writer* w, const HChar* s, SizeT len)
-{
-   while (len > 0) {
-      SizeT room = WRITER_BUF_SIZE - w->used;
-      SizeT chunk = len < room ? len : room;
-      VG_(memcpy)(w->buf + w->used, s, chunk);
-      w->used += chunk;
-      s += chunk;
-      len -= chunk;
-      if (w->used == WRITER_BUF_SIZE)
-         writer_flush(w);
-   }
-}
-
-static void put_str(Writer* w, const HChar* s)
-{
-   put_bytes(w, s, VG_(strlen)(s));
-}
-
-/* Digits by hand: a large profile has hundreds of thousands of
-   numbers, most of them 0, and VG_(sprintf) took about 35 ns each
-   (two thirds of python's 17 ms of output writing). */
-static void put_ulong(Writer* w, ULong n)
-{
-   HChar digits[20];
-   Int at = sizeof digits;
-
-   do {
-      digits[--at] = (HChar)('0' + n % 10);
-      n /= 10;
-   } while (n != 0);
-   put_bytes(w, digits + at, sizeof digits - at);
-}
-
-static void put_int(Writer* w, Int n)
-{
-   if (n < 0) {
-      put_bytes(w, "-", 1);
-      put_ulong(w, -(ULong)(Long)n);
-   } else {
-      put_ulong(w, (ULong)n);
-   }
-}
-
-/*------------------------------------------------------------*/
 /*--- Sections of the file                                 ---*/
 /*------------------------------------------------------------*/
 
-static void write_desc(Writer* w, const HChar* name, const CacheGeometry* g)
+static void write_desc(CgFile* out, const HChar* name, const CacheGeometry* g)
 {
-   put_str(w, "desc: ");
-   put_str(w, name);
-   put_str(w, " cache:         ");
-   put_int(w, g->size);
-   put_str(w, " B, ");
-   put_int(w, g->line_size);
-   put_str(w, " B, ");
+   cg_file_put_str(out, "desc: ");
+   cg_file_put_str(out, name);
+   cg_file_put_str(out, " cache:         ");
+   cg_file_put_long(out, g->size);
+   cg_file_put_str(out, " B, ");
+   cg_file_put_long(out, g->line_size);
+   cg_file_put_str(out, " B, ");
    if (g->assoc == 1) {
-      put_str(w, "direct-mapped\n");
+      cg_file_put_str(out, "direct-mapped\n");
    } else {
-      put_int(w, g->assoc);
-      put_str(w, "-way associative\n");
+      cg_file_put_long(out, g->assoc);
+      cg_file_put_str(out, "-way associative\n");
    }
 }
 
 /* The program and its arguments as given, unquoted. */
-static void write_cmd(Writer* w)
+static void write_cmd(CgFile* out)
 {
    Word i, n = VG_(sizeXA)(VG_(args_for_client));
 
-   put_str(w, "cmd: ");
-   put_str(w, VG_(args_the_exename));
+   cg_file_put_str(out, "cmd: ");
+   cg_file_put_str(out, VG_(args_the_exename));
    for (i = 0; i < n; i++) {
-      put_str(w, " ");
-      put_str(w, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+      cg_file_put_str(out, " ");
+      cg_file_put_str(out, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
    }
-   put_str(w, "\n");
+   cg_file_put_str(out, "\n");
 }
 
 /* Which counters the file carries, in output order. */
@@ -150,34 +76,34 @@ Bool cg_output_event_selected(CgEvent ev)
    return cg_clo.branch_sim;
 }
 
-static void write_events(Writer* w)
+static void write_events(CgFile* out)
 {
    Int ev;
 
-   put_str(w, "events:");
+   cg_file_put_str(out, "events:");
    for (ev = 0; ev < CG_N_EVENTS; ev++) {
       if (cg_output_event_selected(ev)) {
-         put_str(w, " ");
-         put_str(w, cg_event_names[ev]);
+         cg_file_put_str(out, " ");
+         cg_file_put_str(out, cg_event_names[ev]);
       }
    }
    /* The reference writes a trailing space after DLmw when the cache
       events end the line; readers rely on nothing else. */
    if (cg_clo.cache_sim && !cg_clo.branch_sim)
-      put_str(w, " ");
-   put_str(w, "\n");
+      cg_file_put_str(out, " ");
+   cg_file_put_str(out, "\n");
 }
 
-static void write_counts(Writer* w, const ULong* count)
+static void write_counts(CgFile* out, const ULong* count)
 {
    Int ev;
    for (ev = 0; ev < CG_N_EVENTS; ev++) {
       if (cg_output_event_selected(ev)) {
-         put_bytes(w, " ", 1);
-         put_ulong(w, count[ev]);
+         cg_file_put_bytes(out, " ", 1);
+         cg_file_put_ulong(out, count[ev]);
       }
    }
-   put_str(w, "\n");
+   cg_file_put_str(out, "\n");
 }
 
 static Bool all_zero(const ULong* count)
@@ -189,7 +115,7 @@ static Bool all_zero(const ULong* count)
    return True;
 }
 
-static void write_body(Writer* w, CgOutputResult* res)
+static void write_body(CgFile* out, CgOutputResult* res)
 {
    UInt n, i;
    CostCentre** all = cg_costs_sorted(&n);
@@ -205,21 +131,21 @@ static void write_body(Writer* w, CgOutputResult* res)
       if (cg_control_partial() && all_zero(cc->count))
          continue;
       if (new_file) {
-         put_str(w, "fl=");
-         put_str(w, cc->file);
-         put_str(w, "\n");
+         cg_file_put_str(out, "fl=");
+         cg_file_put_str(out, cc->file);
+         cg_file_put_str(out, "\n");
          file = cc->file;
          res->n_files++;
       }
       if (new_file || cc->fn != fn) {
-         put_str(w, "fn=");
-         put_str(w, cc->fn);
-         put_str(w, "\n");
+         cg_file_put_str(out, "fn=");
+         cg_file_put_str(out, cc->fn);
+         cg_file_put_str(out, "\n");
          fn = cc->fn;
          res->n_fns++;
       }
-      put_int(w, cc->line);
-      write_counts(w, cc->count);
+      cg_file_put_long(out, cc->line);
+      write_counts(out, cc->count);
       res->n_lines++;
       for (ev = 0; ev < CG_N_EVENTS; ev++)
          res->total[ev] += cc->count[ev];
@@ -228,31 +154,8 @@ static void write_body(Writer* w, CgOutputResult* res)
 }
 
 /*------------------------------------------------------------*/
-/*--- Opening, writing, renaming                           ---*/
+/*--- The whole file                                       ---*/
 /*------------------------------------------------------------*/
-
-/* Only a regular file (or a new one) is replaced by renaming: a device
-   such as /dev/null must be written in place, never replaced, and so
-   must a symbolic link (renaming would replace the link, not the file
-   it names). */
-static Bool may_replace_by_rename(const HChar* name)
-{
-   struct vg_stat st;
-   HChar link_target[8];
-   SysRes sr;
-
-   if (VG_(readlink)(name, link_target, sizeof link_target) >= 0)
-      return False;
-   sr = VG_(stat)(name, &st);
-   return sr_isError(sr) || VKI_S_ISREG(st.mode);
-}
-
-static Int open_for_writing(const HChar* name)
-{
-   SysRes sr = VG_(open)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                         VKI_S_IRUSR | VKI_S_IWUSR);
-   return sr_isError(sr) ? -1 : (Int)sr_Res(sr);
-}
 
 static void report_cannot_open(const HChar* name)
 {
@@ -260,67 +163,34 @@ static void report_cannot_open(const HChar* name)
    VG_(umsg)("       ... so simulation results will be missing.\n");
 }
 
+void cg_output_expect_file(void)
+{
+   cg_file_expect("--cachegrind-out-file", cg_clo.out_file_format, False);
+}
+
 void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
                      const CacheGeometry* LL, CgOutputResult* res)
 {
-   /* Expanded now, not at start-up: a forked child uses its own pid.
-      A malformed name ends the run here, as it does in Cachegrind. */
-   HChar* name = VG_(expand_file_name)("--cachegrind-out-file",
-                                       cg_clo.out_file_format);
-   HChar* temp = NULL;
-   Writer* w;
-   Int fd = -1;
+   /* Named now, not at start-up: a forked child uses its own pid.  A
+      malformed name ends the run here, as it does in Cachegrind. */
+   CgFile* out = cg_file_open("--cachegrind-out-file",
+                              cg_clo.out_file_format, NULL,
+                              VKI_S_IRUSR | VKI_S_IWUSR);
 
    VG_(memset)(res, 0, sizeof *res);
-   if (may_replace_by_rename(name)) {
-      temp = VG_(malloc)("cg.output.temp", VG_(strlen)(name) + 32);
-      VG_(sprintf)(temp, "%s.tmp.%d", name, VG_(getpid)());
-      fd = open_for_writing(temp);
-      if (fd < 0) {
-         VG_(free)(temp);
-         temp = NULL;
-      }
-   }
-   if (fd < 0)
-      fd = open_for_writing(name);
-   if (fd < 0) {
-      report_cannot_open(name);
-      VG_(free)(name);
+   if (!cg_file_opened(out)) {
+      report_cannot_open(cg_file_name(out));
+      cg_file_forget(out);
       return;
    }
-
-   w = VG_(malloc)("cg.output.writer", sizeof(Writer));
-   w->fd = fd;
-   w->failed = False;
-   w->used = 0;
-   write_desc(w, "I1", I1);
-   write_desc(w, "D1", D1);
-   write_desc(w, "LL", LL);
-   write_cmd(w);
-   write_events(w);
-   write_body(w, res);
-   put_str(w, "summary:");
-   write_counts(w, res->total);
-   writer_flush(w);
-   VG_(close)(fd);
+   write_desc(out, "I1", I1);
+   write_desc(out, "D1", D1);
+   write_desc(out, "LL", LL);
+   write_cmd(out);
+   write_events(out);
+   write_body(out, res);
+   cg_file_put_str(out, "summary:");
+   write_counts(out, res->total);
    res->written = True;
-
-   if (w->failed) {
-      /* Only our own temporary file is removed: a name written in
-         place may be a device or a link that is not ours to delete. */
-      if (temp != NULL) {
-         VG_(umsg)("error: writing '%s' failed (disk full?); "
-                   "no output file was left.\n", name);
-         VG_(unlink)(temp);
-      } else {
-         VG_(umsg)("error: writing '%s' failed (disk full?); "
-                   "its contents are incomplete.\n", name);
-      }
-   } else if (temp != NULL && VG_(rename)(temp, name) != 0) {
-      VG_(umsg)("error: can't rename '%s' to '%s'\n", temp, name);
-      VG_(unlink)(temp);
-   }
-   VG_(free)(w);
-   VG_(free)(temp);
-   VG_(free)(name);
+   cg_file_commit(out);
 }

@@ -15,6 +15,8 @@
      cg_deliver.c     the IR emitted for events: counters, inline checks,
                       helper calls
      cg_output.c      the cachegrind.out file
+     cg_file.h/.c     writing any output file: temporary name, short
+                      writes, fork, the final name
      cg_summary.c     the stderr summary and --stats lines
      cg_control.c     instrumentation on/off, --toggle-collect
      cg_intervals.c   the phase profile (--interval-size)
@@ -568,6 +570,8 @@ typedef struct {
 
 /* Whether the files carry this event (it depends on the options). */
 Bool cg_output_event_selected(CgEvent ev);
+/* At start-up: tells the writer (cg_file.c) the file's name template. */
+void cg_output_expect_file(void);
 void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
                      const CacheGeometry* LL, CgOutputResult* res);
 void cg_summary_print(const CgOutputResult* res);

@@ -3,6 +3,11 @@
 # file names (%p, %q{VAR}, default), unwritable paths, devices such as
 # /dev/null written in place, no temporary file left behind, and the
 # -q, -v and --stats=yes reports, each compared with the system tool.
+# Also how each kind of file the tool writes (the main file, the phase
+# profile, the basic block vectors and pc file; one writer, cg_file.c)
+# fails: a device that refuses every write (like /dev/full), a full
+# file system (a small tmpfs) and a rename that cannot be done (a name
+# with a file mounted on it).
 use strict;
 use warnings;
 use FindBin;
@@ -94,16 +99,118 @@ sub same_as_reference {
        'a symlinked output name stays a link and its target gets the profile');
 }
 
-# A device that fails every write (like /dev/full) is reported and left
-# in place; only our own temporary files are ever removed.
+# The three kinds of file, each with names in directory $dir.
+sub file_kinds {
+    my ($dir) = @_;
+    return (
+        ['main file', ["--cachegrind-out-file=$dir/cg.out"], ["$dir/cg.out"]],
+        ['phase profile', ['--cachegrind-out-file=/dev/null', '--interval-size=10k',
+                           "--intervals-out-file=$dir/iv"], ["$dir/iv"]],
+        ['vector and pc files', ['--cachegrind-out-file=/dev/null',
+                                 "--bb-out-file=$dir/bb", "--bb-interval-size=10000",
+                                 "--pc-out-file=$dir/pc"], ["$dir/bb", "$dir/pc"]],
+    );
+}
+
+# Runs $code when the returned object goes away, even if a test dies:
+# a mount must not outlive the test.
+sub on_leave { my ($code) = @_; return bless [$code], 'OnLeave' }
+sub OnLeave::DESTROY { $_[0][0]->() }
+
+sub names_in {
+    my ($dir) = @_;
+    opendir(my $dh, $dir) or die "$dir: $!\n";
+    my @names = sort grep { !/^\.\.?$/ } readdir $dh;
+    return join(' ', @names);
+}
+
+# Every write fails (device 1,7 is /dev/full's; a node of our own, so
+# that a tool deleting it could do no harm): written in place, the
+# failure reported once for each file, the device left alone.
 SKIP: {
     my $dir = tempdir('cgout-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
-    skip 'mknod needs root', 2
-        unless system("mknod '$dir/full' c 1 7 2>/dev/null") == 0;
-    my $res = run_ours(["--cachegrind-out-file=$dir/full"], $client);
-    like($res->{stderr}, qr/error: writing '\Q$dir\E\/full' failed/,
-         'a failing write is reported');
-    ok(-c "$dir/full", 'the device node is not deleted');
+    skip 'mknod needs root', 9
+        unless system("mknod '$dir/probe' c 1 7 2>/dev/null") == 0;
+    unlink "$dir/probe";
+    for my $kind (file_kinds($dir)) {
+        my ($what, $opts, $names) = @$kind;
+        system('mknod', $_, 'c', '1', '7') == 0 or die "mknod $_\n" for @$names;
+        my $res = run_ours($opts, $client);
+        my @said = map { scalar(() = $res->{stderr} =~
+            /^==\d+== error: writing '\Q$_\E' failed \(disk full\?\); its contents are incomplete\.\n/mg) }
+            @$names;
+        is("@said", join(' ', (1) x @$names),
+           "$what on a full device: one 'contents are incomplete' error per file")
+            or diag($res->{stderr});
+        ok(!(grep { !-c $_ } @$names), "$what on a full device: the device nodes stay");
+        is($res->{exit_code}, 0, "$what on a full device: the run still succeeds");
+        unlink @$names;
+    }
+}
+
+# A file system with no room left: the temporary file is created but
+# cannot be written; it is removed and nothing else is.
+{
+    my $mnt = tempdir('cgfull-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    my $mounted = $> == 0
+        && system("mount -t tmpfs -o size=64k cgfull '$mnt' 2>/dev/null") == 0;
+    my $unmount = on_leave(sub { system('umount', $mnt) if $mounted });
+    SKIP: {
+        skip 'mounting a small tmpfs needs root (mount failed)', 9 unless $mounted;
+        # Fill it: writes stop at the size limit.
+        system("dd if=/dev/zero of='$mnt/filler' bs=4k 2>/dev/null");
+        for my $kind (file_kinds($mnt)) {
+            my ($what, $opts, $names) = @$kind;
+            my $res = run_ours($opts, $client);
+            my @said = map { scalar(() = $res->{stderr} =~
+                /^==\d+== error: writing '\Q$_\E' failed \(disk full\?\); no output file was left\.\n/mg) }
+                @$names;
+            is("@said", join(' ', (1) x @$names),
+               "$what on a full file system: one 'no output file' error per file")
+                or diag($res->{stderr});
+            is(names_in($mnt), 'filler', "$what on a full file system: no file left behind");
+            is($res->{exit_code}, 0, "$what on a full file system: the run still succeeds");
+        }
+        like(run_ours(["--cachegrind-out-file=$mnt/cg.out"], $client)->{stderr},
+             qr/^==\d+== I   refs:\s+[1-9]/m,
+             'main file on a full file system: the summary has the real totals');
+    }
+}
+
+# A rename that fails: a file mounted on the name (rename(2) says
+# EBUSY).  Reported naming both files; the temporary file removed; the
+# mounted file untouched.
+{
+    my $dir = tempdir('cgren-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    my $src = "$dir/source";
+    spew($src, "mounted\n");
+    my @kinds = file_kinds($dir);
+    my @mounted;
+    my $unmount = on_leave(sub { system('umount', $_) for @mounted });
+    if ($> == 0) {
+        for my $name (map { @{ $_->[2] } } @kinds) {
+            spew($name, '');
+            last unless system('mount', '--bind', $src, $name) == 0;
+            push @mounted, $name;
+        }
+    }
+    SKIP: {
+        skip 'bind-mounting a file on the name needs root (mount failed)', 6
+            unless @mounted == 4;
+        for my $kind (@kinds) {
+            my ($what, $opts, $names) = @$kind;
+            my $res = run_ours($opts, $client);
+            my @said = map { scalar(() = $res->{stderr} =~
+                /^==\d+== error: can't rename '\Q$_\E\.tmp\.\d+' to '\Q$_\E'\n/mg) } @$names;
+            is("@said", join(' ', (1) x @$names),
+               "$what: a failed rename is reported once per file")
+                or diag($res->{stderr});
+            ok(names_in($dir) eq 'bb cg.out iv pc source'
+               && !(grep { slurp($_) ne "mounted\n" } @$names),
+               "$what: the temporary file is removed, the mounted file untouched")
+                or diag(names_in($dir));
+        }
+    }
 }
 
 # What -q, -v and --stats=yes print.
