@@ -502,6 +502,77 @@ END
 }
 
 #############################################################################
+# A summary line that disagrees with the count lines
+#############################################################################
+
+# 3.19 uses the summary line as it is, silently: the same stdout, and one
+# warning line naming the file and the summary line.
+{
+    my $dir = "$tmp/summary";
+    make_path($dir);
+    my $head = "desc: test\ncmd: ./x\n";
+    my %case = (
+        # name => [ text, expected stderr ]
+        'one-event' => [ $head . "events: Ir\nfl=a.c\nfn=f\n1 1\n2 1\nsummary: 5\n",
+            "cg_annotate: one-event.cgout:8: warning: summary: line (5) disagrees"
+            . " with the sum of the cost lines (2) for event Ir\n" ],
+        'two-of-three' => [ $head . "events: Ir Dr Dw\nfl=a.c\nfn=f\n1 1 2 3\n"
+            . "fn=g\n4 1 2 .\n# a comment\nsummary: 2 9 .\n",
+            "cg_annotate: two-of-three.cgout:10: warning: summary: line (9 .)"
+            . " disagrees with the sum of the cost lines (4 3) for events Dr Dw\n" ],
+        # The last summary line counts, as in 3.19.
+        'last-summary' => [ $head . "events: Ir\nfl=a.c\nfn=f\n1 7\nsummary: 7\n"
+            . "fn=g\n2 1\nsummary: 7\n",
+            "cg_annotate: last-summary.cgout:10: warning: summary: line (7) disagrees"
+            . " with the sum of the cost lines (8) for event Ir\n" ],
+        'agrees' => [ $head . "events: Ir Dr\nfl=a.c\nfn=f\n1 1 .\n2 1\n"
+            . "fl=b.c\n3 +3 0\nsummary: 0005 .\n", '' ],
+    );
+    for my $name (sort keys %case) {
+        my ($text, $err) = @{ $case{$name} };
+        spew("$dir/$name.cgout", $text);
+        my $r = run_in($dir, $ours, "$name.cgout");
+        is($r->{status}, 0, "summary $name: exit status 0");
+        is($r->{err}, $err, "summary $name: " . ($err ? 'one warning line' : 'no warning'));
+        if ($oracle) {
+            my $ref = run_in($dir, $oracle, "$name.cgout");
+            same_text($r->{out}, $ref->{out}, "summary $name: stdout identical to 3.19");
+            is($ref->{status}, 0, "summary $name: 3.19 exits 0 too");
+        }
+    }
+    my $r = run_in($dir, $ours, 'one-event.cgout');
+    like($r->{out}, qr/^5 \(100\.0%\)  PROGRAM TOTALS$/m, 'summary one-event: totals from the summary line');
+    like($r->{out}, qr/^2 \(40\.00%\)  a\.c:f$/m, 'summary one-event: percentages of the summary line');
+
+    # Each data file is checked on its own, --diff too (the first file's
+    # counts are subtracted, its warning is in its own terms).
+    $r = run_in($dir, $ours, 'one-event.cgout', 'last-summary.cgout');
+    is($r->{err}, "cg_annotate: one-event.cgout:8: warning: summary: line (5) disagrees"
+       . " with the sum of the cost lines (2) for event Ir\n"
+       . "cg_annotate: last-summary.cgout:10: warning: summary: line (7) disagrees"
+       . " with the sum of the cost lines (8) for event Ir\n",
+       'summary: two data files, one warning each');
+    spew("$dir/diff-a.cgout", $head . "events: Ir\nfl=a.c\nfn=f\n1 4\nsummary: 3\n");
+    $r = run_in($dir, $ours, '--diff', 'diff-a.cgout', 'one-event.cgout');
+    is($r->{err}, "cg_annotate: diff-a.cgout:7: warning: summary: line (3) disagrees"
+       . " with the sum of the cost lines (4) for event Ir\n"
+       . "cg_annotate: one-event.cgout:8: warning: summary: line (5) disagrees"
+       . " with the sum of the cost lines (2) for event Ir\n",
+       'summary: --diff checks both files in their own terms');
+    is($r->{status}, 0, 'summary: --diff exits 0');
+
+    # --layout=new checks the annotation summary against the summary
+    # line: there the mismatch is an error, after the warning.
+    $r = run_in($dir, $ours, '--layout=new', 'one-event.cgout');
+    is($r->{status}, 1, 'summary --layout=new: exit status 1');
+    is($r->{err}, "cg_annotate: one-event.cgout:8: warning: summary: line (5) disagrees"
+       . " with the sum of the cost lines (2) for event Ir\n"
+       . "cg_annotate: one-event.cgout:8: `summary:' line doesn't match computed"
+       . " annotated counts (summary: [5], annotated: [2])\n",
+       'summary --layout=new: the warning, then one error line naming file and line');
+}
+
+#############################################################################
 # Command line
 #############################################################################
 

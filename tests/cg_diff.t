@@ -417,11 +417,44 @@ for my $t (@BAD_INPUTS) {
     is($r->{status}, 0, 'malformed lines: still exit 0');
     my @want = map { "cg_diff: warning: inputs/format.a.out:$_: malformed line ignored\n" }
                16, 18, 19, 20, 21;
+    # (Its Dw counts add up to 52, not the summary's 48.)
+    push @want, "cg_diff: warning: inputs/format.a.out:24: summary: line (48)"
+              . " disagrees with the sum of the cost lines (52) for event Dw\n";
     is($r->{err}, join('', @want), 'malformed lines: one warning each, with file and line');
 
     $r = cg_diff_in($GOLDEN, 'inputs/bignum.a.out', 'inputs/bignum.b.out');
     like($r->{err}, qr/^cg_diff: warning: inputs\/bignum\.a\.out:10: count 'x' is not a number$/m,
          'non-numeric count: warning with file and line');
+}
+
+# A summary line that disagrees with the count lines: one warning line
+# naming the file, the summary line and the events; the output is 3.19's
+# (which says nothing).
+{
+    my $dir = File::Spec->catdir($TMP, 'summary');
+    mkdir $dir or die "mkdir $dir: $!";
+    my $head = "desc: d\ncmd: ./x\nevents: Ir Dr\n";
+    spew(File::Spec->catfile($dir, 'good.out'),
+         $head . "fl=a.c\nfn=f\n1 5 6\nsummary: 5 6\n");
+    spew(File::Spec->catfile($dir, 'off.out'),
+         $head . "fl=a.c\nfn=f\n1 5 6\nfn=g\n2 1 .\nsummary: 9 7\n");
+    my $r = cg_diff_in($dir, 'good.out', 'off.out');
+    is($r->{status}, 0, 'summary disagrees: exit 0');
+    is($r->{err}, "cg_diff: warning: off.out:9: summary: line (9 7) disagrees with"
+       . " the sum of the cost lines (6 6) for events Ir Dr\n",
+       'summary disagrees: one warning line naming file, line and events');
+    if (-x '/usr/bin/cg_diff') {
+        my $ref = run_in($dir, '/usr/bin/cg_diff', 'good.out', 'off.out');
+        is($r->{out}, canonical($ref->{out}),
+           'summary disagrees: stdout identical to 3.19 (blocks in our order)');
+        is($ref->{status}, 0, 'summary disagrees: 3.19 exits 0 too');
+    }
+    $r = cg_diff_in($dir, 'off.out', 'good.out');
+    is($r->{err}, "cg_diff: warning: off.out:9: summary: line (9 7) disagrees with"
+       . " the sum of the cost lines (6 6) for events Ir Dr\n",
+       'summary disagrees in the first file: the same warning');
+    $r = cg_diff_in($dir, 'good.out', 'good.out');
+    is($r->{err}, '', 'summary agrees: no warning');
 }
 
 # ---------------------------------------------------------------------------
