@@ -70,6 +70,7 @@ typedef struct {
    ULong      pending_reps;
    UInt       intervals;
    CgFile*    file;             /* opened at the first vector */
+   Bool       file_failed;      /* could not be opened (reported once) */
 } ThreadVectors;
 
 static Bool           enabled;
@@ -182,6 +183,8 @@ static Bool ensure_open(ThreadVectors* t)
 
    if (t->file != NULL)
       return True;
+   if (t->file_failed)
+      return False;
    VG_(sprintf)(suffix, ".%u", tid);
    t->file = cg_file_open("--bb-out-file", cg_clo.bb_out_file,
                           tid == 1 ? NULL : suffix, BBV_FILE_MODE);
@@ -191,6 +194,7 @@ static Bool ensure_open(ThreadVectors* t)
              "it will be missing.\n", cg_file_name(t->file));
    cg_file_forget(t->file);
    t->file = NULL;
+   t->file_failed = True;
    return False;
 }
 
@@ -240,6 +244,7 @@ static void after_fork_in_child(ThreadId tid)
       cg_file_forget(threads[tid].file);
       threads[tid].file = NULL;
    }
+   threads[tid].file_failed = False;    /* the child's name is its own */
    running = &threads[tid];
 }
 

@@ -388,7 +388,11 @@ void cg_file_put_ulong(CgFile* f, ULong n)
       digits[--at] = (HChar)('0' + n % 10);
       n /= 10;
    } while (n != 0);
-   cg_file_put_bytes(f, digits + at, sizeof digits - at);
+   /* straight into the buffer: this is the writer's busiest call */
+   if (FILE_BUF_SIZE - f->used < (Int)sizeof digits)
+      flush(f);
+   while (at < (Int)sizeof digits)
+      f->buf[f->used++] = digits[at++];
 }
 
 void cg_file_put_long(CgFile* f, Long n)

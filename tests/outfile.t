@@ -60,6 +60,21 @@ sub same_as_reference {
     like($pair->{ours}{stderr}, qr/I   refs:      0\n/, 'unwritable path: summary is zero');
 }
 
+# The other files' open errors: one line each, however many records
+# the run has.
+{
+    my $res = run_ours(['--cachegrind-out-file=/dev/null', '--interval-size=10k',
+                        '--intervals-out-file=/nonexistent-dir-cg/iv',
+                        '--bb-out-file=/nonexistent-dir-cg/bb', '--bb-interval-size=10000',
+                        '--pc-out-file=/nonexistent-dir-cg/pc'], $client);
+    my @errors = $res->{stderr} =~ /^==\d+== (error: .*)$/mg;
+    is(join("\n", @errors), join("\n",
+        "error: can't open phase profile '/nonexistent-dir-cg/iv' for writing; it will be missing.",
+        "error: can't open basic block vector file '/nonexistent-dir-cg/bb'; it will be missing.",
+        "error: can't open '/nonexistent-dir-cg/pc' for writing"),
+       'unwritable phase profile, vector and pc names: one error each');
+}
+
 # A device is written in place, never replaced by a renamed file.
 {
     my $res = run_ours(['--cachegrind-out-file=/dev/null'], $client);
