@@ -19,7 +19,7 @@
    A file found under the name at the run's first fork was left by an
    earlier run and is still replaced: it is moved aside and removed,
    and only if it is still that same file (device, inode, time of last
-   change and size). */
+   modification and size). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -121,7 +121,7 @@ static Bool expands_quietly(const HChar* format)
    const HChar* p = format;
    HChar var[256];
 
-   if (*p == '\0')
+   if (*p == '\0' || *p == '~')
       return False;
    for (; *p != '\0'; p++) {
       const HChar* close;
@@ -287,6 +287,26 @@ static HChar* name_with_pid(const HChar* name, const HChar* middle)
    return name_with(name, suffix);
 }
 
+/* The temporary file, or failing that (say, a directory the tool may
+   not create files in) the name itself, or a device or link in place.
+   A regular file is not truncated in place once the run has forked:
+   under a shared name it could be a relative's finished file. */
+static void open_file(CgFile* f, Int mode)
+{
+   Bool by_rename = may_replace_by_rename(f->name);
+
+   if (by_rename) {
+      f->temp = name_with_pid(f->name, ".tmp");
+      f->fd = open_truncated(f->temp, mode);
+      if (f->fd < 0) {
+         VG_(free)(f->temp);
+         f->temp = NULL;
+      }
+   }
+   if (f->fd < 0 && !(by_rename && file_run.forked && f->shared))
+      f->fd = open_truncated(f->name, mode);
+}
+
 CgFile* cg_file_open(const HChar* option, const HChar* format,
                      const HChar* suffix, Int mode)
 {
@@ -308,16 +328,7 @@ CgFile* cg_file_open(const HChar* option, const HChar* format,
    f->write_failed = False;
    f->lost = False;
    f->used = 0;
-   if (may_replace_by_rename(f->name)) {
-      f->temp = name_with_pid(f->name, ".tmp");
-      f->fd = open_truncated(f->temp, mode);
-      if (f->fd < 0) {
-         VG_(free)(f->temp);
-         f->temp = NULL;
-      }
-   }
-   if (f->fd < 0)
-      f->fd = open_truncated(f->name, mode);
+   open_file(f, mode);
    return f;
 }
 
@@ -421,9 +432,10 @@ static void put_char(HChar c, void* opaque)
 {
    CgFile* f = opaque;
 
-   f->buf[f->used++] = c;
+   /* cg_file_put_ulong can leave the buffer full */
    if (f->used == FILE_BUF_SIZE)
       flush(f);
+   f->buf[f->used++] = c;
 }
 
 void cg_file_printf(CgFile* f, const HChar* format, ...)
