@@ -70,7 +70,8 @@ typedef struct {
    ULong      pending_reps;
    UInt       intervals;
    CgFile*    file;             /* opened at the first vector */
-   Bool       file_failed;      /* could not be opened (reported once) */
+   Bool       file_failed;      /* could not be opened or reopened
+                                   (reported once) */
 } ThreadVectors;
 
 static Bool           enabled;
@@ -217,6 +218,7 @@ static void after_fork_in_parent(ThreadId tid)
       if (threads[i].file != NULL && !cg_file_resume(threads[i].file)) {
          cg_file_commit(threads[i].file);    /* removes what was written */
          threads[i].file = NULL;
+         threads[i].file_failed = True;      /* a new file would lack it */
       }
 }
 
