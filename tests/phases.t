@@ -163,9 +163,8 @@ ok($wellformed, 'each has one header and intervals numbered 1, 2, ... once');
 # --- A 32-bit program (the x86 variant counts down in 32-bit words) ---------
 
 SKIP: {
-    skip 'no x86 variant of the tool', 3
-        unless -x File::Spec->catfile($top, 'cachegrind', 'cachegrind-x86-linux')
-            && system("gcc -m32 -g -O1 -o /dev/null '$src' 2>/dev/null") == 0;
+    my $why = can_run_m32();
+    skip $why, 3 if $why;
     my $bin32 = build_one(File::Spec->catfile(build_root(), 'progs-phases', 'phases-m32'),
                           [$src], 'gcc', '-m32', '-g', '-O1', $src);
     my $r = run_ours([@caches, '--interval-size=100k', '--intervals-out-file=phases.iv'],

@@ -11,6 +11,25 @@ package CgTest;
 # results (exit status, stdout, stderr, Cachegrind output files) are
 # returned as a hashref that compare_runs() turns into TAP assertions.
 #
+# Host probes (see "Host probes" below): can_compile_m32(),
+# can_run_m32(), host_lacks_cpu_feature(), host_cpus() and
+# have_ref_tool() say whether this machine has what a test needs; a test
+# skips what it cannot run, giving the probe's reason, instead of failing.
+#
+# Environment:
+#   CG_ALLOW_SKIP=1    skip instead of failing when either tool is missing
+#   CG_RUN_TIMEOUT=S   seconds before a run is killed (default 180)
+#   CG_JOBS=N          concurrent cases in run_parallel (default 2)
+#   CG_KEEP_TMP=1      keep every run's temporary directory
+#   CG_TEST_NO_M32=1   act as if the kernel could not run 32-bit programs
+#                      (can_run_m32() says "kernel cannot run 32-bit
+#                      programs"): every 32-bit case is skipped
+#   CG_TEST_NO_CPU_FEATURES=avx2,cx16
+#                      act as if the CPU lacked these /proc/cpuinfo flags
+#                      (host_lacks_cpu_feature()); also read by the
+#                      fixture atomics.c, which then leaves out its
+#                      cmpxchg16b part as on a CPU without cx16
+#
 # Only core Perl modules are used.
 
 use strict;
@@ -36,6 +55,8 @@ our @EXPORT_OK = qw(
     parse_cgout normalise_stderr compare_runs check_banner
     run_parallel case_label slurp spew which run_captured
     REF_BANNER
+    can_compile_m32 can_run_m32 host_lacks_cpu_feature host_cpus
+    have_ref_tool
 );
 our %EXPORT_TAGS = (all => \@EXPORT_OK);
 
@@ -302,7 +323,9 @@ sub run_ours { my ($opts, $cmd, %a) = @_; return run_valgrind('ours', $opts, $cm
 #     default_out => 1: do not add --cachegrind-out-file at all, so the
 #                  tool's default name (cachegrind.out.<pid>) is used
 #     cpu       => N: pin the run (Valgrind and everything it starts) to
-#                  CPU N (Linux/x86_64 only; silently ignored elsewhere).
+#                  one CPU, the N-th (modulo their number) of those this
+#                  process may run on (Linux/x86_64 only; silently
+#                  ignored elsewhere).
 #                  Makes thread scheduling under Valgrind far more
 #                  repeatable.
 #     launcher  => path: run this valgrind launcher instead of
@@ -474,20 +497,26 @@ sub _no_address_randomisation {
 }
 
 # sched_setaffinity(0, ...) through Perl's raw syscall(); x86_64 only
-# (syscall number 203), best effort.
+# (syscall number 203), best effort.  CPU N is the N-th (modulo their
+# number) of the CPUs this process may run on, so that a test run
+# confined with taskset or a cpuset stays inside what it was given.
 sub _pin_to_cpu {
     my ($cpu) = @_;
     require Config;
     return unless $^O eq 'linux' && $Config::Config{archname} =~ /^x86_64/;
-    my $ncpu = 0;
-    if (open(my $fh, '<', '/proc/cpuinfo')) {
-        while (<$fh>) { $ncpu++ if /^processor\s*:/ }
-        close $fh;
+    my @allowed = _allowed_cpus();
+    if (!@allowed) {
+        my $ncpu = 0;
+        if (open(my $fh, '<', '/proc/cpuinfo')) {
+            while (<$fh>) { $ncpu++ if /^processor\s*:/ }
+            close $fh;
+        }
+        @allowed = (0 .. ($ncpu > 0 ? $ncpu - 1 : 0));
     }
-    $ncpu = 1 if $ncpu < 1;
-    $cpu %= $ncpu;
-    $cpu %= 64;
-    my $mask = pack('Q', 1 << $cpu);
+    my $target = $allowed[$cpu % @allowed];
+    my $mask = '';
+    vec($mask, $target, 1) = 1;
+    $mask .= "\0" x ((8 - length($mask) % 8) % 8);    # whole unsigned longs
     syscall(203, 0, length($mask), $mask);
     return;
 }
@@ -859,6 +888,209 @@ sub _tail {
     my @l = split /\n/, $s;
     @l = @l[-$n .. -1] if @l > $n;
     return join("\n", map { "    $_" } @l);
+}
+
+# ---------------------------------------------------------------------------
+# Host probes
+#
+# Each answers once per process (the answer is cached) and, where it can
+# say no, gives the reason as a string that a test passes to skip();
+# undef means the host has what is asked for.
+#
+#   can_compile_m32()   undef if `gcc -m32` links a program, else why not
+#   can_run_m32()       undef if 32-bit programs can be profiled here:
+#                       they compile, the kernel runs them and the x86
+#                       variant of our tool (cachegrind-x86-linux) was
+#                       built.  With CG_TEST_NO_M32=1 it always says
+#                       "kernel cannot run 32-bit programs".
+#   host_lacks_cpu_feature($flag)
+#                       undef if the flag (as /proc/cpuinfo spells it:
+#                       avx2, cx16, ...) is listed there, else why not
+#                       (the kernel lists avx2 only if it also saves the
+#                       registers, which Valgrind checks too);
+#                       CG_TEST_NO_CPU_FEATURES=flag,flag hides flags.
+#                       In list context: ($why, $simulated), $simulated
+#                       true if the flag is only hidden by the variable
+#                       (the tools still see it).
+#   host_cpus()         how many CPUs this process may run on (its
+#                       affinity mask, as `taskset` sets it: what our
+#                       tool looks at to decide on a simulator thread)
+#   have_ref_tool($tool [, $platform])
+#                       true if the system Valgrind runs --tool=$tool on
+#                       a program of $platform ('amd64', the default, or
+#                       'x86'); in list context (0|1, $why_not)
+
+use constant M32_KERNEL_REASON => 'kernel cannot run 32-bit programs';
+
+my %PROBE;    # probe name => cached answer ('' for "yes")
+
+sub _cached {
+    my ($key, $code) = @_;
+    $PROBE{$key} = $code->() // '' unless exists $PROBE{$key};
+    return $PROBE{$key} eq '' ? undef : $PROBE{$key};
+}
+
+# The 32-bit probe program, built (once for all test files) under
+# tests/build/probes; returns its path or dies with the compiler's output.
+sub _m32_probe_program {
+    my $dir = File::Spec->catdir(build_root(), 'probes');
+    make_path($dir);
+    my $c = File::Spec->catfile($dir, 'm32.c');
+    my $src = "#include <stdio.h>\nint main(void) { puts(\"m32 ok\"); return 0; }\n";
+    if (!-e $c || slurp($c) ne $src) {
+        spew("$c.tmp.$$", $src);
+        rename("$c.tmp.$$", $c) or die "rename $c.tmp.$$: $!\n";
+    }
+    return build_one(File::Spec->catfile($dir, 'm32'), [$c], 'gcc', '-m32', '-O1', $c);
+}
+
+sub can_compile_m32 {
+    return _cached('compile_m32', sub {
+        return undef if eval { _m32_probe_program(); 1 };
+        return 'no 32-bit compiler: gcc -m32 cannot link a program (install gcc-multilib)';
+    });
+}
+
+# Whether the kernel runs the 32-bit probe: undef, or why not.
+sub _m32_runs {
+    return _cached('run_m32', sub {
+        return M32_KERNEL_REASON
+            if defined $ENV{CG_TEST_NO_M32} && $ENV{CG_TEST_NO_M32} eq '1';
+        my $why = can_compile_m32();
+        return $why if defined $why;
+        my $r = _exec_directly(_m32_probe_program());
+        return M32_KERNEL_REASON
+            if defined $r->{errno} && $r->{errno} == POSIX::ENOEXEC();
+        return "a 32-bit program does not start: $r->{error}" if defined $r->{error};
+        return "a 32-bit program does not run: exit status $r->{status}, output '$r->{out}'"
+            unless $r->{status} == 0 && $r->{out} eq "m32 ok\n";
+        return undef;
+    });
+}
+
+sub can_run_m32 {
+    return _cached('can_run_m32', sub {
+        my $why = _m32_runs();
+        return $why if defined $why;
+        my $tool = File::Spec->catfile($TOP, 'cachegrind', 'cachegrind-x86-linux');
+        return 'the x86 variant of the tool (cachegrind/cachegrind-x86-linux) was not built'
+            unless -x $tool;
+        return undef;
+    });
+}
+
+# Runs $path with execve itself, with an empty environment, and returns
+# { status, out } or { error, errno }.  Not through exec(): Perl's exec
+# goes through execvp, which hands a file the kernel refuses with
+# ENOEXEC to /bin/sh as a script, so the error that says "this kernel
+# cannot run 32-bit programs" would never be seen.
+sub _exec_directly {
+    my ($path) = @_;
+    require Config;
+    my $cap = tempdir('cgprobe-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    my ($o, $e) = ("$cap/stdout", "$cap/stderr");
+    my $pid = fork() // die "fork: $!\n";
+    if ($pid == 0) {
+        open(STDIN, '<', '/dev/null');
+        open(STDOUT, '>', $o) or POSIX::_exit(126);
+        open(STDERR, '>', $e) or POSIX::_exit(126);
+        if ($^O eq 'linux' && $Config::Config{archname} =~ /^x86_64/) {
+            my $file = "$path";
+            my $argv = pack('pQ', $file, 0);    # { file, NULL }
+            my $envp = pack('Q', 0);            # { NULL }
+            syscall(59, $file, $argv, $envp);   # execve; returns only on failure
+        } else {
+            no warnings 'exec';
+            exec { $path } $path;
+        }
+        print STDERR 'errno ' . ($! + 0) . ": $!\n";
+        POSIX::_exit(127);
+    }
+    waitpid($pid, 0);
+    my $status = $?;
+    my ($out, $err) = (slurp($o), slurp($e));
+    return { errno => $1, error => $2 } if $status >> 8 == 127 && $err =~ /^errno (\d+): (.*)$/m;
+    return { status => $status, out => $out };
+}
+
+my %CPU_FLAGS;
+
+sub host_lacks_cpu_feature {
+    my ($flag) = @_;
+    my %hidden = map { $_ => 1 } grep { $_ ne '' }
+                 split /[\s,]+/, lc($ENV{CG_TEST_NO_CPU_FEATURES} // '');
+    if ($hidden{ lc $flag }) {
+        my $why = "the CPU has no $flag (hidden by CG_TEST_NO_CPU_FEATURES)";
+        return wantarray ? ($why, 1) : $why;
+    }
+    my $why = _cached("cpu_$flag", sub {
+        if (!%CPU_FLAGS) {
+            open(my $fh, '<', '/proc/cpuinfo')
+                or return "cannot read /proc/cpuinfo, so cannot tell whether the CPU has $flag";
+            while (my $line = <$fh>) {
+                next unless $line =~ /^flags\s*:\s*(.*)$/;
+                $CPU_FLAGS{$_} = 1 for split ' ', $1;
+                last;
+            }
+            close $fh;
+        }
+        return "no flags line in /proc/cpuinfo, so cannot tell whether the CPU has $flag"
+            unless %CPU_FLAGS;
+        return $CPU_FLAGS{$flag} ? undef : "the CPU has no $flag (not among the /proc/cpuinfo flags)";
+    });
+    return wantarray ? ($why, 0) : $why;
+}
+
+# The CPUs this process may run on, from Cpus_allowed_list in
+# /proc/self/status ("0-3,8"); empty if that cannot be read.
+sub _allowed_cpus {
+    open(my $fh, '<', '/proc/self/status') or return ();
+    my @cpus;
+    while (my $line = <$fh>) {
+        next unless $line =~ /^Cpus_allowed_list:\s*(\S+)/;
+        for my $range (split /,/, $1) {
+            my ($lo, $hi) = $range =~ /^(\d+)(?:-(\d+))?$/ or next;
+            push @cpus, $lo .. ($hi // $lo);
+        }
+        last;
+    }
+    close $fh;
+    return @cpus;
+}
+
+sub host_cpus {
+    return _cached('cpus', sub {
+        my $n = scalar(my @cpus = _allowed_cpus());
+        if (!$n && (my $nproc = which('nproc'))) {
+            my $out = `'$nproc' 2>/dev/null`;
+            $n = $1 if defined $out && $out =~ /^(\d+)/;
+        }
+        return $n || 1;
+    });
+}
+
+sub have_ref_tool {
+    my ($tool, $platform) = @_;
+    $platform //= 'amd64';
+    die "have_ref_tool: platform must be amd64 or x86\n" unless $platform =~ /^(?:amd64|x86)$/;
+    my $why = _cached("ref_tool_${tool}_$platform", sub {
+        return REF_VALGRIND . ' (the reference Valgrind) is not installed' unless -x REF_VALGRIND;
+        my $client = '/bin/true';
+        if ($platform eq 'x86') {
+            my $m32 = _m32_runs();
+            return $m32 if defined $m32;
+            $client = _m32_probe_program();
+        }
+        my $dir = tempdir('cgref-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+        local @ENV{@SCRUB_ENV};
+        delete @ENV{@SCRUB_ENV};
+        my $r = run_captured($dir, REF_VALGRIND, "--tool=$tool", $client);
+        return undef if $r->{status} == 0;
+        my ($first) = grep { /\S/ && !/^==\d+== *$/ } split /\n/, $r->{err};
+        return 'the system Valgrind cannot run --tool=' . $tool . " on $platform programs"
+            . (defined $first ? ": $first" : " (exit status $r->{status})");
+    });
+    return wantarray ? ((defined $why ? 0 : 1), $why) : (defined $why ? 0 : 1);
 }
 
 # ---------------------------------------------------------------------------
