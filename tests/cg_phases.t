@@ -588,6 +588,21 @@ my @BAD = (
     [ 'pid not a number',        [ i => 3, 'pid: abc' ], 3, qr/'pid:' needs a process id/ ],
     [ 'totals too short',        [ r => 15, 'totals: 200 80' ], 15, qr/'totals:' line: expected 3 counts/ ],
     [ 'totals not a number',     [ r => 15, 'totals: 200 80 x' ], 15, qr/count 'x' for D1mr is not a number/ ],
+    # Beyond 64 bits (Perl would read them as floating point, or infinity).
+    [ 'count past 64 bits',      [ r => 6, 'interval: 1 0 100 100 ' . ('9' x 400) . ' 2' ], 6,
+      qr/interval 1: count for Dr '9{37}\.\.\.' is too large \(more than 18446744073709551615\)/ ],
+    [ 'count 2^64',              [ r => 6, 'interval: 1 0 100 100 18446744073709551616 2' ], 6,
+      qr/count for Dr '18446744073709551616' is too large/ ],
+    [ 'end past 64 bits',        [ r => 12, 'interval: 2 100 000099999999999999999999 100 40 4' ], 12,
+      qr/'interval:' end '000099999999999999999999' is too large/ ],
+    [ 'hot count past 64 bits',  [ r => 7, 'hot: Ir 1' . ('0' x 30) . ' 5 a.c' ], 7,
+      qr/'hot:' count '10{30}' is too large/ ],
+    [ 'miss line past 64 bits',  [ r => 9, 'miss: D1mr 2 1' . ('0' x 25) . ' a.c' ], 9,
+      qr/'miss:' line number '10{25}' is too large/ ],
+    [ 'interval-size past 64 bits', [ r => 4, 'interval-size: 1' . ('0' x 20) ], 4,
+      qr/'interval-size:' '10{20}' is too large/ ],
+    [ 'totals past 64 bits',     [ r => 15, 'totals: 200 80 ' . ('7' x 21) ], 15,
+      qr/'totals:' line: count for D1mr '7{21}' is too large/ ],
     [ 'line after totals',       [ i => 16, 'interval: 3 200 300 100 40 4' ], 16, qr/'interval:' line after the 'totals:' line/ ],
     [ 'no totals (truncated)',   [ d => 15 ], 14, qr/unexpected end of file: no 'totals:' line/ ],
     [ 'totals without intervals', [ dr => [ 6, 14 ] ], 6, qr/'totals:' line without any 'interval:' line/ ],
@@ -635,6 +650,11 @@ sub edit_lines {
         like($r->{err}, qr/\Acg_phases: whole\.iv:$line: [^\n]*$pat[^\n]*\n\z/,
              "$name: one line naming whole.iv:$line");
     }
+
+    # The largest 64-bit count is accepted.
+    $r = run(write_file('max.iv', join("\n", edit_lines(\@BASE, r => 12,
+        'interval: 2 100 18446744073709551615 100 40 4')) . "\n"));
+    is($r->{status}, 0, '2^64 - 1 as an end: accepted');
 
     # Totals that do not add up: a warning, and the report.
     write_file('sum.iv', join("\n", edit_lines(\@BASE, r => 15, 'totals: 200 81 6')) . "\n");
