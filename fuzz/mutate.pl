@@ -553,7 +553,8 @@ sub parse_options {
     return \%o;
 }
 
-# Keep a finding: input, command, stderr and a reproducer.
+# Keep a finding: input, seed, command, stderr and a reproducer that
+# runs the command in the finding's directory.
 sub keep_finding {
     my ($o, $kind, $index, $cmd_k, $input, $r, $dir, @cmd) = @_;
     my $fdir = File::Spec->catdir($o->{out}, $o->{prog},
@@ -561,13 +562,10 @@ sub keep_finding {
     make_path($fdir);
     my $ext = $PROGRAMS{ $o->{prog} }{format};
     spew("$fdir/input.$ext", $input);
+    spew("$fdir/seed.$ext", slurp("$dir/seed.$ext"));
     spew("$fdir/stderr", $r->{stderr});
     my $q = sub { my $s = shift; $s =~ s/'/'\\''/g; "'$s'" };
-    my @shown = map {
-        my $a = $_;
-        $a =~ s/\Q$dir\/input.$ext\E/input.$ext/g;
-        $a;
-    } @cmd;
+    my @shown = map { my $a = $_; $a =~ s/\Q$dir\E\///g; $a } @cmd;
     spew("$fdir/repro.sh",
          "#!/bin/sh\n# $kind: input $index of seed $o->{seed}, command $cmd_k\n"
          . "# rebuild it: perl $FUZZ_DIR/mutate.pl --seed=$o->{seed} --only=$index $o->{prog}\n"
