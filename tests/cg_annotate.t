@@ -586,13 +586,25 @@ END
         like($r->{err}, qr/^usage: cg_annotate \[options\] cachegrind-out-file/, "$h: usage on stderr");
         is($r->{out}, '', "$h: nothing on stdout");
     }
-    for my $bad (['--threshold=21'], ['--threshold=x'], ['--sort=Ir:101'], ['--context=-1'],
-                 ['--show-percs=maybe'], ['--auto=YES'], ['--bogus'], []) {
-        $r = ours(@$bad, @$bad ? 'thresh.cgout' : ());
-        is($r->{status}, 255, "usage error (@$bad): exit status 255, as 3.19");
+    # One line each (3.19 printed its usage text), with 3.19's status.
+    my $see = " (see 'cg_annotate --help')\n";
+    for my $bad ([['--threshold=21'], "option --threshold: `21' is not a number between 0 and 20"],
+                 [['--threshold=x'], "option --threshold: `x' is not a number between 0 and 20"],
+                 [['--sort=Ir:101'], "option --sort: threshold `101' of Ir:101 is not between 0 and 100"],
+                 [['--context=-1'], "option --context: `-1' is not a number"],
+                 [['--show-percs=maybe'], "option --show-percs: `maybe' is not yes or no"],
+                 [['--auto=YES'], "option --auto: `YES' is not yes or no"],
+                 [['--bogus'], "unknown option `--bogus'"],
+                 [['--show'], 'option --show needs a value'],
+                 [[], 'no data file given']) {
+        my ($args, $msg) = @$bad;
+        $r = ours(@$args ? ('thresh.cgout', @$args) : ());
+        is($r->{status}, 255, "usage error (@$args): exit status 255, as 3.19");
+        is($r->{err}, "cg_annotate: $msg$see", "usage error (@$args): one line");
     }
     $r = ours('-I', 'inc', 'incdir.cgout');
-    is($r->{err}, "Sorry, no space is allowed after a -I flag\n", '-I followed by a space: 3.19 message');
+    is($r->{err}, "cg_annotate: Sorry, no space is allowed after a -I flag$see",
+       '-I followed by a space: 3.19 message, one line');
     $r = ours('thresh.cgout', 'not-here.c');
     is($r->{status}, 2, 'missing user file: exit status 2');
     is($r->{err}, "cg_annotate: File not-here.c not found in any of: \n", 'missing user file: message');

@@ -475,13 +475,20 @@ for my $t (@BAD_INPUTS) {
         like($r->{out}, qr/--mod-filename=EXPR/, "$h: lists --mod-filename");
     }
 
-    for my $bad (['--bogus', 'good.out', 'good.out'], ['-x', 'good.out', 'good.out'],
-                 ['good.out'], [], ['good.out', 'good.out', 'good.out'],
-                 ['-', 'good.out'], ['good.out', 'good.out', '--mod-funcname']) {
-        my $desc = "arguments (@$bad)";
-        $r = cg_diff_in($TMP, @$bad);
-        isnt($r->{status}, 0, "$desc: exit status non-zero");
-        like($r->{err}, qr/^usage: cg_diff \[options\] FILE1 FILE2$/m, "$desc: usage on stderr");
+    # One line each (3.19 printed its usage text).
+    for my $bad ([['--bogus', 'good.out', 'good.out'], "unknown option '--bogus'"],
+                 [['-x', 'good.out', 'good.out'], "unknown option '-x'"],
+                 [['good.out'], 'expected two data files, got 1'],
+                 [[], 'expected two data files, got 0'],
+                 [['good.out', 'good.out', 'good.out'], 'expected two data files, got 3'],
+                 [['-', 'good.out'], "unknown option '-'"],
+                 [['good.out', 'good.out', '--mod-funcname'],
+                  "option '--mod-funcname' needs a value"]) {
+        my ($args, $msg) = @$bad;
+        my $desc = "arguments (@$args)";
+        $r = cg_diff_in($TMP, @$args);
+        is($r->{status}, 2, "$desc: exit status 2");
+        is($r->{err}, "cg_diff: $msg (see 'cg_diff --help')\n", "$desc: one line on stderr");
         is($r->{out}, '', "$desc: nothing on stdout");
     }
 
