@@ -442,8 +442,10 @@ sub run_one {
         open(STDERR, '>', "$dir/stderr") or _exit(126);
         # 1 GiB of address space, 256 MiB files (in 1 KiB blocks).  The
         # program is found through PATH (a link in the scratch directory),
-        # so that its argv[0] is its bare name, as in a user's shell.
-        $ENV{PATH} = "$dir/bin:$ENV{PATH}";
+        # so that its argv[0] is its bare name, as in a user's shell; that
+        # link alone, so that a program being rebuilt is not replaced by
+        # another of the same name.
+        $ENV{PATH} = "$dir/bin";
         no warnings 'exec';
         exec { '/bin/sh' } 'sh', '-c',
             'ulimit -v 1048576 -f 262144 2>/dev/null; exec "$0" "$@"',
