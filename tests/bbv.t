@@ -52,21 +52,21 @@
 #
 # exp-bbv's one inconsistency: when a thread's instruction count is an
 # exact multiple of the interval size, its "Total intervals" line counts
-# one interval more than it wrote vectors for (measured: 127000
-# instructions at --interval-size=1000, 126 vector lines, "Total
-# intervals: 127"; 126999 or 127001: 126 and 126).  Which runs end so
-# depends on the machine (the environment's size changes the dynamic
-# loader's instruction count), so it showed up on one machine's
-# atomics-O2 [1k] and not on another's.  Ours writes the total of what it
-# wrote.  Where the reference's total is exactly one more than its own
-# vector lines, the comparison takes the vector lines as the truth: ours
-# must have the same vectors and a total equal to their number, and the
-# reference's quirk is reported as a note, not a failure.  Any other
-# disagreement of the reference with itself still fails.  The 'exact'
-# program built here ends a run on a chosen multiple on any machine
-# (one exp-bbv run measures its fixed instruction count), so the quirk
-# is met here every time; the comparator is also unit-tested on
-# synthetic exp-bbv output first.
+# one interval more than it wrote vectors for.  Measured at
+# --interval-size=1000: 127000 instructions, 126 vector lines and "Total
+# intervals: 127"; 126999: 126 and 126; 127001: 127 and 127.  Ours
+# writes 126, 126 and 127 vectors, each time with the total to match.
+# Which runs end so depends on the machine and the environment (its size
+# changes the dynamic loader's instruction count): it has shown up in
+# atomics-O2 [1k] on one machine and indirect-O2 [1k] on another.  Where
+# the reference's total is exactly one more than its own vector lines,
+# the comparison takes the vector lines as the truth: ours must have the
+# same vectors and a total equal to their number, and the reference's
+# quirk is reported as a note, not a failure.  Any other disagreement of
+# the reference with itself still fails.  The 'exact' program built here
+# ends a run on a chosen multiple on any machine (one exp-bbv run
+# measures its fixed instruction count), so the quirk is met every time;
+# the comparator is also unit-tested on synthetic exp-bbv output first.
 #
 # Host features: 32-bit cases need can_run_m32() and the system
 # Valgrind's x86 exp-bbv, and are skipped (with the reason) without
