@@ -16,6 +16,9 @@
 #   --top=DIR       the source tree (seeds) [the parent of fuzz/]
 #   --bin=DIR       where the programs are [--top]
 #   --dump=DIR      write the inputs to DIR/NNNNNN instead of running them
+#   --oracle=PROG   also run PROG (the same command line) and report a
+#                   difference where either succeeds: exit status or
+#                   stdout (for cg_merge against 3.19's /usr/bin/cg_merge)
 #   --quiet         print the summary only
 #
 # Input number I is made from the seed corpus by mutations drawn from a
@@ -36,6 +39,8 @@
 #   unnamed   an error line that names none of the input files
 #   quiet-ok  exit 0 with a non-warning stderr line (cg_merge's progress
 #             messages excepted)
+#   differs   (--oracle) the oracle succeeds and the program does not, or
+#             the other way round, or their standard outputs differ
 # Each finding is kept under OUT/PROGRAM/KIND-NNN/ (input, command,
 # stderr, repro.sh), at most --keep inputs per kind and first error line
 # (digits ignored).  The exit status is 1 when anything was found.
@@ -431,21 +436,21 @@ sub command_args {
 
 # Run it; return { status, signal, hang, stderr }.
 sub run_one {
-    my ($cfg, $dir, @args) = @_;
+    my ($cfg, $dir, $bindir, $tag, @args) = @_;
     my $pid = fork();
     die "mutate.pl: fork: $!\n" unless defined $pid;
     if ($pid == 0) {
         setpgid(0, 0);
         chdir $dir or _exit(126);
         open(STDIN, '<', '/dev/null') or _exit(126);
-        open(STDOUT, '>', "$dir/stdout") or _exit(126);
-        open(STDERR, '>', "$dir/stderr") or _exit(126);
+        open(STDOUT, '>', "$dir/stdout$tag") or _exit(126);
+        open(STDERR, '>', "$dir/stderr$tag") or _exit(126);
         # 1 GiB of address space, 256 MiB files (in 1 KiB blocks).  The
         # program is found through PATH (a link in the scratch directory),
         # so that its argv[0] is its bare name, as in a user's shell; that
         # link alone, so that a program being rebuilt is not replaced by
         # another of the same name.
-        $ENV{PATH} = "$dir/bin";
+        $ENV{PATH} = "$dir/$bindir";
         no warnings 'exec';
         exec { '/bin/sh' } 'sh', '-c',
             'ulimit -v 1048576 -f 262144 2>/dev/null; exec "$0" "$@"',
@@ -472,7 +477,7 @@ sub run_one {
         status => WIFEXITED($st) ? WEXITSTATUS($st) : -1,
         signal => WIFSIGNALED($st) ? WTERMSIG($st) : 0,
         hang   => $hang,
-        stderr => stderr_text("$dir/stderr"),
+        stderr => stderr_text("$dir/stderr$tag"),
     };
 }
 
@@ -516,6 +521,22 @@ sub judge {
     return;
 }
 
+# --oracle: where either program succeeds, both must, with the same
+# standard output.  (For cg_merge, whose output for valid input is 3.19's
+# byte for byte.)
+sub compare_with_oracle {
+    my ($cfg, $dir, $r, @args) = @_;
+    unlink "$dir/out";
+    my $ref = run_one($cfg, $dir, 'oracle', '.oracle', @args);
+    return if $ref->{hang} || $ref->{signal};      # the oracle's own trouble
+    return unless $r->{status} == 0 || $ref->{status} == 0;
+    return ('differs', "exit $r->{status}, oracle's $ref->{status}")
+        if $r->{status} != $ref->{status};
+    return ('differs', 'standard output')
+        if slurp("$dir/stdout", 1 << 30) ne slurp("$dir/stdout.oracle", 1 << 30);
+    return;
+}
+
 # ---------------------------------------------------------------------------
 # Driver
 
@@ -543,7 +564,7 @@ sub parse_options {
              keep => 3, top => dirname($FUZZ_DIR), seeds => []);
     GetOptionsFromArray(\@argv, \%o, 'time=i', 'inputs=i', 'seed=i', 'jobs=i',
                         'out=s', 'timeout=f', 'keep=i', 'only=i', 'top=s',
-                        'quiet', 'seeds=s@', 'bin=s', 'dump=s')
+                        'quiet', 'seeds=s@', 'bin=s', 'dump=s', 'oracle=s')
         or die "mutate.pl: bad options (see the top of fuzz/mutate.pl)\n";
     die "mutate.pl: one PROGRAM: " . join(', ', sort keys %PROGRAMS) . "\n"
         unless @argv == 1 && $PROGRAMS{ $argv[0] };
@@ -589,6 +610,11 @@ sub worker {
     make_path("$dir/bin");
     symlink($exe, "$dir/bin/$prog")
         or die "mutate.pl: cannot link $dir/bin/$prog: $!\n";
+    if (defined $o->{oracle}) {
+        make_path("$dir/oracle");
+        symlink($o->{oracle}, "$dir/oracle/$prog")
+            or die "mutate.pl: cannot link $dir/oracle/$prog: $!\n";
+    }
     my %count = (inputs => 0);
     my %kept;
     my $golden = File::Spec->catdir($o->{top}, 'tests', 'golden', 'cg_annotate');
@@ -603,9 +629,11 @@ sub worker {
         spew($paths{seed}, $base->{text});
         unlink $paths{out};
         my @args = command_args($prog, $k, \%paths);
-        my $r = run_one($cfg, $dir, @args);
+        my $r = run_one($cfg, $dir, 'bin', '', @args);
         $count{inputs}++;
         my ($kind, $why) = judge($prog, $r, "input.$ext", "seed.$ext", 'out');
+        ($kind, $why) = compare_with_oracle($cfg, $dir, $r, @args)
+            if !$kind && defined $o->{oracle};
         if ($kind) {
             $count{$kind}++;
             (my $sig = substr("$kind $why", 0, 160)) =~ s/[0-9]+/N/g;

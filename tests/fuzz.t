@@ -9,7 +9,8 @@
 #     the kept input's repro.sh reproduces it; one that behaves is not;
 #   * a smoke run of a few thousand mutated inputs through cg_annotate,
 #     cg_diff, cg_phases (made from their .in files) and cg_merge (built
-#     from cg_merge.c) finds nothing;
+#     from cg_merge.c) finds nothing, and cg_merge's output and exit
+#     status equal 3.19's (/usr/bin/cg_merge) wherever either succeeds;
 #   * when AFL++ is installed, `fuzz/run afl` fuzzes cg_merge for a few
 #     seconds and finds nothing.  Otherwise that part is skipped.
 #
@@ -144,12 +145,23 @@ for my $mode (qw(multiline leak signal hang stray unnamed noerror quiet-ok ok)) 
 make_script($_) for qw(cg_annotate cg_diff cg_phases);
 build_cg_merge();
 
+my $oracle = '/usr/bin/cg_merge';
 my %INPUTS = (cg_annotate => 400, cg_diff => 400, cg_phases => 400, cg_merge => 1500);
 for my $prog (sort keys %INPUTS) {
+    my @also = $prog eq 'cg_merge' && -x $oracle ? ("--oracle=$oracle") : ();
     my ($r, $n) = mutate("--bin=$bin", "--out=$tmp/smoke", "--inputs=$INPUTS{$prog}",
-                         '--seed=1', '--jobs=2', $prog);
-    is($n->{inputs}, $INPUTS{$prog}, "$prog: $INPUTS{$prog} mutated inputs run");
+                         '--seed=1', '--jobs=2', @also, $prog);
+    is($n->{inputs}, $INPUTS{$prog}, "$prog: $INPUTS{$prog} mutated inputs run"
+       . (@also ? ", compared with $oracle" : ''));
     is($r->{status}, 0, "$prog: no findings") or diag($r->{out} . $r->{err});
+}
+
+# --oracle reports a difference: cat prints its input, cg_merge does not.
+{
+    my ($r, $n) = mutate("--bin=$bin", "--out=$tmp/oracle", '--inputs=20', '--oracle=/bin/cat',
+                         'cg_merge');
+    is($r->{status}, 1, '--oracle=/bin/cat: exit status 1');
+    cmp_ok($n->{differs} // 0, '>', 5, '--oracle=/bin/cat: differences reported');
 }
 
 #############################################################################
