@@ -569,7 +569,8 @@ sub parse_options {
     die "mutate.pl: one PROGRAM: " . join(', ', sort keys %PROGRAMS) . "\n"
         unless @argv == 1 && $PROGRAMS{ $argv[0] };
     $o{prog} = $argv[0];
-    $o{bin} //= $o{top};
+    $o{bin} = File::Spec->rel2abs($o{bin} // $o{top});   # (linked to)
+    $o{oracle} = File::Spec->rel2abs($o{oracle}) if defined $o{oracle};
     $o{out} //= File::Spec->catdir($o{top}, 'fuzz', 'results', 'mutate');
     $o{jobs} = 1 if $o{jobs} < 1;
     $o{time} //= $o{inputs} ? 0 : 60;
