@@ -4,8 +4,8 @@
    Why bench/run measures it: our tool hands its access log from the
    client's CPU to the simulator thread's, so its times depend on this
    distance, which a virtual machine's host may change from one minute
-   to the next (56-76 ns or 317-351 ns on the twentieth session's
-   machine); the single-threaded system Cachegrind does not care.
+   to the next (56-76 ns or 317-351 ns on an AMD EPYC family 25 model
+   17 with 2 CPUs, 2026-11-24); the single-threaded system Cachegrind does not care.
 
    usage: crosscpu [CPU_A CPU_B]   (default 0 1); prints "<ns>" or,
    when the two CPUs cannot be used, a one-line reason on stderr and

@@ -17,8 +17,8 @@
    and ours are flat and use constants directly; what it still finds is
    the optimiser's leftover copies of temporaries and no-ops (about 1 %
    more host code without it).  But where translation weighs, the three
-   passes are several per cent of the run (bench/README.md, thirtieth
-   session: cc1 0.6 s of 10).  So by default all are skipped.
+   passes are several per cent of the run (cc1 of bench/run's gcc
+   workload, AMD EPYC, 2026-11-25: 0.6 s of 10).  So by default all are skipped.
 
    Which calls arrive here: in VEX 3.19's libvex only main_main.o calls
    these functions (ir_opt.c's own calls to cprop_BB and do_deadcode_BB,
