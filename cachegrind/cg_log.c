@@ -39,10 +39,12 @@
    discarding translations needs no drain. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_options.h"
 #include "pub_tool_libcsignal.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_mallocfree.h"
@@ -74,6 +76,8 @@ static UInt   n_chunks;
 static UWord* chunk_start[CG_LOG_MAX_CHUNKS];
 static UInt   current_chunk;
 static ULong  n_handovers, n_waits_for_room;
+static Bool   ring_shares_memory; /* a chunk could not be allocated */
+static UInt   chunks_allocated, chunks_allowed; /* --log-alloc-limit */
 
 /* Per chunk: 0 while free; else the end of the entries handed over
    (set by the client thread, cleared by the simulator when done). */
@@ -343,7 +347,8 @@ static void wait_for_free_chunk(UInt seen)
 #endif
 }
 
-void cg_log_init(Bool enabled, Bool with_thread, UInt chunks)
+void cg_log_init(Bool enabled, Bool with_thread, UInt chunks,
+                 UInt alloc_limit)
 {
    log_enabled = enabled;
 #if defined(VGA_amd64)
@@ -357,6 +362,8 @@ void cg_log_init(Bool enabled, Bool with_thread, UInt chunks)
       return;
    tl_assert(chunks >= 2 && chunks <= CG_LOG_MAX_CHUNKS);
    n_chunks = chunks;
+   chunks_allowed = alloc_limit;
+   chunks_allocated = 1;
    chunk_start[0] = VG_(malloc)("cg.log.chunk", CHUNK_WORDS * sizeof(UWord));
    current_chunk = 0;
    log.cursor = chunk_start[0];
@@ -377,9 +384,36 @@ UWord* cg_log_cursor_and_limit(void)
    once that one is free. */
 static UWord cg_log_make_room(void);
 
+/* A chunk is allocated when the log first reaches it, while the
+   program runs.  By then the program may have used up the address
+   space (3.19, which allocates nothing then, goes on), so a failure is
+   not fatal: the chunk takes chunk 0's memory instead, and from then
+   on the client waits at each chunk until the simulator has read every
+   chunk handed over (slower, never wrong). */
+static void allocate_chunk(UInt k)
+{
+   void* mem = chunks_allocated < chunks_allowed
+               ? VG_(am_shadow_alloc)(CHUNK_WORDS * sizeof(UWord)) : NULL;
+
+   if (mem != NULL) {
+      chunks_allocated++;
+   } else {
+      /* Said only with -v: stderr stays 3.19's, which has nothing
+         to say here; --stats=yes says it too. */
+      if (!ring_shares_memory && VG_(clo_verbosity) > 1)
+         VG_(message)(Vg_DebugMsg, "cachegrind: no memory for chunk %u of "
+                      "the access log; its %u allocated chunks are "
+                      "reused one at a time\n", k, k);
+      ring_shares_memory = True;
+      mem = chunk_start[0];
+   }
+   chunk_start[k] = mem;
+}
+
 static void hand_over_current(void)
 {
    UInt k = current_chunk;
+   UInt handed = k;
 
    n_handovers++;
    /* The entries were stored non-temporally (weakly ordered): all of
@@ -405,11 +439,12 @@ static void hand_over_current(void)
    /* The simulator reads chunk_start[k] only after the release store
       that hands chunk k over, so it sees this. */
    if (chunk_start[k] == NULL)
-      chunk_start[k] = VG_(malloc)("cg.log.chunk",
-                                   CHUNK_WORDS * sizeof(UWord));
+      allocate_chunk(k);
+   /* Once chunks share memory, a chunk's memory may still hold one the
+      simulator has not read: wait until it has read all of them. */
    for (;;) {
       UInt seen = __atomic_load_n(&free_seq, __ATOMIC_ACQUIRE);
-      if (!chunk_ready(k))
+      if (!chunk_ready(k) && !(ring_shares_memory && chunk_ready(handed)))
          break;
       n_waits_for_room++;
       wait_for_free_chunk(seen);
@@ -483,20 +518,18 @@ void cg_log_register_fork_handlers(void)
    ones Cachegrind 3.19 prints, and stay exactly those. */
 void cg_log_print_stats(void)
 {
-   UInt k, n_allocated = 0;
-
    if (!log_enabled) {
       VG_(dmsg)("access log: off\n");
       return;
    }
-   for (k = 0; k < n_chunks; k++)
-      n_allocated += chunk_start[k] != NULL;
    VG_(dmsg)("access log: %llu chunks of %d entries simulated; simulator "
              "thread: %s; %llu waits for a free chunk; ring of %u chunks, "
-             "%u allocated\n",
+             "%u allocated%s\n",
              n_handovers, CHUNK_WORDS / 2,
              thread_status,
-             n_waits_for_room, n_chunks, n_allocated);
+             n_waits_for_room, n_chunks, chunks_allocated,
+             ring_shares_memory ? " (the rest share chunk 0's memory: "
+                                  "no memory was left for them)" : "");
    cg_sim_print_l1_lookups();
 #if defined(VGA_amd64)
    if (simulator_stack != NULL)

@@ -94,7 +94,8 @@ static void cg_post_clo_init(void)
    cg_costs_init();
    log_mode = access_log_applies();
    cg_sim_init(&sim_I1, &sim_D1, &sim_LL, log_mode);
-   cg_log_init(log_mode, cg_clo.sim_thread, (UInt)cg_clo.log_chunks);
+   cg_log_init(log_mode, cg_clo.sim_thread, (UInt)cg_clo.log_chunks,
+               (UInt)cg_clo.log_alloc_limit);
    cg_log_register_fork_handlers();
    cg_tier_init(cg_clo.cache_sim, cg_log_enabled(), cg_clo.hot_threshold);
    cg_checkers_init(cg_clo.checker_descriptors, (UInt)cg_clo.checker_shapes,

@@ -20,6 +20,7 @@ void cg_options_set_defaults(void)
    cg_clo.branch_sim      = False;
    cg_clo.sim_thread      = True;
    cg_clo.log_chunks      = 64;
+   cg_clo.log_alloc_limit = CG_LOG_MAX_CHUNKS;
    cg_clo.hot_threshold   = 0;
    cg_clo.inline_miss_paths = 4 * 1024 * 1024;
    cg_clo.checker_descriptors = True;
@@ -127,6 +128,8 @@ Bool cg_options_process(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--sim-thread", cg_clo.sim_thread) {}
    else if VG_BINT_CLO(arg, "--log-chunks", cg_clo.log_chunks,
                        2, CG_LOG_MAX_CHUNKS) {}
+   else if VG_BINT_CLO(arg, "--log-alloc-limit", cg_clo.log_alloc_limit,
+                       1, CG_LOG_MAX_CHUNKS) {}
    else if VG_BINT_CLO(arg, "--hot-threshold", cg_clo.hot_threshold,
                        0, 1000000000) {}
    else if VG_BINT_CLO(arg, "--inline-miss-paths", cg_clo.inline_miss_paths,
@@ -222,6 +225,9 @@ void cg_options_print_debug_usage(void)
 "                                     16384 accesses (256 KiB each) for the\n"
 "                                     simulator thread: more ride out longer\n"
 "                                     pauses of that thread (same counts) [64]\n"
+"    --log-alloc-limit=<n>            allocate at most <n> of those chunks, as\n"
+"                                     if memory ran out: the rest share the\n"
+"                                     first's memory (same counts) [256]\n"
 "    --sim-vector=yes|no              the simulator of the access log looks\n"
 "                                     up 8-, 12- and 16-way L1 sets with AVX2\n"
 "                                     vector instructions where the host has\n"

@@ -82,6 +82,8 @@ typedef struct {
    Bool          sim_thread;      /* simulate the access log in a thread */
    Long          log_chunks;      /* chunks in the access log's ring
                                      (debug option; cg_log.c) */
+   Long          log_alloc_limit; /* chunks allocated at most, as if
+                                     memory ran out (debug option) */
    Bool          checker_descriptors; /* groups of one shape share a
                                         checker (debug option) */
    Long          checker_shapes;  /* at most this many shapes shared */
@@ -407,7 +409,8 @@ VG_REGPARM(3) void cg_tier_run5(const ColdRun* run, Addr a0, Addr a1,
 /*--- The access log (cg_log.c)                            ---*/
 /*------------------------------------------------------------*/
 
-void   cg_log_init(Bool enabled, Bool with_thread, UInt n_chunks);
+void   cg_log_init(Bool enabled, Bool with_thread, UInt n_chunks,
+                   UInt alloc_limit);
 Bool   cg_log_enabled(void);
 /* Returns once everything logged so far is simulated. */
 void   cg_log_drain(void);

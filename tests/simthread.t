@@ -130,6 +130,29 @@ for my $opt (qw(O0 O2)) {
          '--help-debug lists --log-chunks with its default');
 }
 
+# A chunk that cannot be allocated (memory used up by the program:
+# tests/faults.t) takes chunk 0's memory, and the client then waits at
+# each chunk until the simulator has read all of them.
+# --log-alloc-limit=<n> makes allocation fail after <n> chunks, so the
+# shared ring runs against the reference, across a fork too.
+for my $limit (1, 3) {
+    my @run = ([$bin{O2}], expect_files => 2);
+    matches_reference("logfork-O2 --log-alloc-limit=$limit", $run[0],
+                      ["--log-alloc-limit=$limit"], @run[1 .. $#run]);
+    SKIP: {
+        skip $one_cpu, 1 if $one_cpu;
+        my ($parent) = thread_report([$bin{O2}], ["--log-alloc-limit=$limit"]);
+        like($parent // '', qr/; ring of 64 chunks, $limit allocated \(the rest share chunk 0's memory: no memory was left for them\)$/,
+             "--log-alloc-limit=$limit: $limit chunks allocated, the rest shared")
+            or diag($parent);
+    }
+}
+{
+    my $res = run_ours(['--log-alloc-limit=0'], ['/bin/true']);
+    is(_status($res), 'exit 1', '--log-alloc-limit=0: exit status 1');
+    like($res->{stderr}, qr/Bad option: --log-alloc-limit=0/, '--log-alloc-limit=0: names the option');
+}
+
 # The simulator's stack has no guard page (cg_log.c): --stats=yes
 # reports how much of it the thread used, in the parent and in the
 # forked child (which refills and reuses it); a run that reached its
