@@ -427,6 +427,23 @@ for my $t (@BAD_INPUTS) {
          'non-numeric count: warning with file and line');
 }
 
+# A very long non-numeric count is checked in linear time (it took
+# seconds: the check's pattern backtracked).
+{
+    my $dir = File::Spec->catdir($TMP, 'longcount');
+    mkdir $dir or die "mkdir $dir: $!";
+    my $count = '1' . ('9' x 40000) . 'x';
+    spew(File::Spec->catfile($dir, 'long.out'),
+         "desc: d\ncmd: ./x\nevents: Ir\nfl=a.c\nfn=f\n1 $count\nsummary: 0\n");
+    my $t0 = time;
+    my $r = cg_diff_in($dir, 'long.out', 'long.out');
+    my $secs = time - $t0;
+    is($r->{status}, 0, 'long non-numeric count: exit 0');
+    like($r->{err}, qr/\Acg_diff: warning: long\.out:6: count '19+x' is not a number\n/,
+         'long non-numeric count: warning');
+    cmp_ok($secs, '<', 3, "long non-numeric count: checked in $secs s");
+}
+
 # A summary line that disagrees with the count lines: one warning line
 # naming the file, the summary line and the events; the output is 3.19's
 # (which says nothing).
