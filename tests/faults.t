@@ -386,10 +386,10 @@ case('killed default busy, SIGKILL', kind => 'kill_each', prog => $k2, mode => '
 # Ignored or blocked: SIGTERM does nothing; the run is killed (SIGKILL)
 # when its time is up, and nothing is written.
 case('killed ignore busy, SIGTERM only', kind => 'kill_each', prog => $k2, mode => 'ignore',
-     activity => 'busy', script => [ [ 'TERM', 0.5 ] ], no_profile => 1, timeout => 6,
+     activity => 'busy', script => [ [ 'TERM', 0.5 ] ], no_profile => 1, timeout => 10,
      expect_timeout => 1);
 case('killed block busy, SIGTERM only', kind => 'kill_each', prog => $k2, mode => 'block',
-     activity => 'busy', script => [ [ 'TERM', 0.5 ] ], no_profile => 1, timeout => 6,
+     activity => 'busy', script => [ [ 'TERM', 0.5 ] ], no_profile => 1, timeout => 10,
      expect_timeout => 1);
 case('thread_exit spinning', kind => 'each', cmd => [ $bin{'thread_exit-O2'}, 'spinning' ],
      expect_status => 5);
