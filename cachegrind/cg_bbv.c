@@ -32,7 +32,8 @@
    --pc-out-file (no default, as in exp-bbv) lists "F:<id>:<address in
    hex>:<function>" for every block that ran, by address.  cg_file.c
    writes them all (under temporary names, named at exit).  A forked
-   child keeps only the thread that called fork. */
+   child keeps only the thread that called fork.  An image that exec
+   replaces writes none: see cg_main.c. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -248,6 +249,34 @@ static void after_fork_in_child(ThreadId tid)
    }
    threads[tid].file_failed = False;    /* the child's name is its own */
    running = &threads[tid];
+}
+
+/* At an exec the image's end, where the files would be finished,
+   never comes: they are given up (their temporary files removed)
+   before the core replaces the image.  Should the exec fail, a thread
+   given up opens a new file at its next vector (file_failed is left
+   false), going on from what it counted, as a forked child's.  The pc
+   file is written only at the end, so nothing of it exists yet. */
+HChar* cg_bbv_give_up_for_exec(UInt* n_more)
+{
+   HChar* first = NULL;
+   ThreadId i;
+
+   *n_more = 0;
+   if (!enabled)
+      return NULL;
+   for (i = 1; i < VG_N_THREADS; i++) {
+      ThreadVectors* t = &threads[i];
+      if (t->file == NULL)
+         continue;
+      if (first == NULL)
+         first = VG_(strdup)("cg.bbv.name", cg_file_name(t->file));
+      else
+         (*n_more)++;
+      cg_file_abandon(t->file);
+      t->file = NULL;
+   }
+   return first;
 }
 
 static void write_vector(ThreadVectors* t)

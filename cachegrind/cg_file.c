@@ -4,7 +4,8 @@
    name in the same directory, or the name itself for a device or a
    symbolic link), the write buffer and its number formatting, carrying
    a file across a fork, and committing it: reporting a short write or
-   a failed rename, and giving the file its name.  Also the run's own
+   a failed rename, and giving the file its name; or giving it up when
+   an exec replaces the process image.  Also the run's own
    state about forks: whether a process of the run forked, and which
    files existed under shared names before the first fork.
    Must not: know any file's format; remove any file but its own
@@ -475,6 +476,21 @@ Bool cg_file_resume(CgFile* f)
    VG_(umsg)("error: can't reopen '%s' after a fork; '%s' will be "
              "missing.\n", path, f->name);
    return False;
+}
+
+/*------------------------------------------------------------*/
+/*--- Giving up, at an exec                                ---*/
+/*------------------------------------------------------------*/
+
+void cg_file_abandon(CgFile* f)
+{
+   /* the buffer is dropped: writing it would only lengthen a file
+      that is about to be removed */
+   if (f->fd >= 0)
+      VG_(close)(f->fd);
+   if (f->temp != NULL)
+      VG_(unlink)(f->temp);
+   free_file(f);
 }
 
 /*------------------------------------------------------------*/

@@ -2,9 +2,9 @@
 
    Every output file (cachegrind.out, the phase profile, the basic
    block vectors and the pc file) is opened, written, carried across a
-   fork and finished here, so a full disk, a failed rename and two
-   processes of one run wanting the same name are handled, and
-   reported, the same way for all of them. */
+   fork and finished (or given up at an exec) here, so a full disk, a
+   failed rename and two processes of one run wanting the same name
+   are handled, and reported, the same way for all of them. */
 
 #ifndef CG_FILE_H
 #define CG_FILE_H
@@ -53,6 +53,15 @@ void cg_file_printf(CgFile* f, const HChar* format, ...)
 void cg_file_suspend(CgFile* f);
 Bool cg_file_resume(CgFile* f);
 void cg_file_forget(CgFile* f);
+
+/* For a process image that exec replaces, whose end (where the file
+   would be committed) never comes: closes the file without writing
+   what is buffered and removes the writer's own temporary file, so
+   that nothing half-written is left under a name no process will
+   finish.  A file written in place (a device, a link, or a name whose
+   temporary file could not be created) is left as it is: it may not
+   be the writer's to remove.  Frees `f`. */
+void cg_file_abandon(CgFile* f);
 
 /* Writes what is buffered, closes the file and gives it its name; a
    short write (disk full) or a failed rename is reported in one

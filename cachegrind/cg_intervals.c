@@ -31,7 +31,8 @@
      miss-fn: <function>                 event, and its top line
      and at the end:
      totals: <one count per event>
-   cg_file.c writes the file (under a temporary name, named at exit). */
+   cg_file.c writes the file (under a temporary name, named at exit).
+   An image that exec replaces writes none: see cg_main.c. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -147,17 +148,45 @@ static void after_fork_in_parent(ThreadId tid)
    }
 }
 
-/* The child's file is a profile of its own: intervals numbered from 1
-   (the first one starts where the parent's last one ended) and totals
+/* The next file is a profile of its own: intervals numbered from 1
+   (the first one starts where the last one written ended) and totals
    of what it writes. */
+static void start_afresh(void)
+{
+   interval_index = 0;
+   VG_(memset)(run_totals, 0, sizeof run_totals);
+}
+
+/* The child's file is not the parent's. */
 static void after_fork_in_child(ThreadId tid)
 {
    if (out != NULL) {
       cg_file_forget(out);
       out = NULL;
    }
-   interval_index = 0;
-   VG_(memset)(run_totals, 0, sizeof run_totals);
+   start_afresh();
+}
+
+/* At an exec the image's end, where the file would be finished, never
+   comes: the file is given up (its temporary file removed) before the
+   core replaces the image.  A copy of its name, for the message. */
+HChar* cg_intervals_give_up_for_exec(void)
+{
+   HChar* name;
+
+   if (out == NULL)
+      return NULL;
+   name = VG_(strdup)("cg.intervals.name", cg_file_name(out));
+   cg_file_abandon(out);
+   out = NULL;
+   return name;
+}
+
+/* The exec failed and the program goes on: its next interval opens a
+   new file under the same name, as a forked child's. */
+void cg_intervals_exec_failed(void)
+{
+   start_afresh();
 }
 
 void cg_intervals_init(void)

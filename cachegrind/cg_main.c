@@ -3,7 +3,15 @@
    Wires the modules together: options are parsed by cg_options.c, the
    caches chosen by cg_config.c, blocks instrumented by
    cg_instrument.c, and at exit cg_output.c writes the file (through
-   cg_file.c, as every output file) whose totals cg_summary.c prints. */
+   cg_file.c, as every output file) whose totals cg_summary.c prints.
+
+   An exec is an end that never reaches cg_fini: the core replaces the
+   process image (with --trace-children=yes, by a new Valgrind that
+   starts a run of its own).  As in Cachegrind 3.19 the replaced image
+   writes no cachegrind.out, and that file is opened only at exit; but
+   the phase profile and the vectors are open while the program runs,
+   and would be left as <name>.tmp.<pid>.  So a system call hook gives
+   them up, and says so, before the core's own handling of the exec. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -11,8 +19,10 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vkiscnums.h"
 #include "cg_file.h"
 #include "cg_tool.h"
 
@@ -135,6 +145,78 @@ static void cg_discard_superblock(Addr orig_addr, VexGuestExtents vge)
    cg_costs_discard_block(orig_addr, may_still_run);
 }
 
+/*------------------------------------------------------------*/
+/*--- exec                                                 ---*/
+/*------------------------------------------------------------*/
+
+/* The thread whose exec made files be given up, or 0.  The post hook
+   sees that exec only if the core's checks of it failed: a successful
+   exec never comes back to this image. */
+static ThreadId gave_up_for_exec;
+
+static void report_given_up(const HChar* profile, const HChar* vectors,
+                            UInt n_more)
+{
+   HChar more[48] = "";
+
+   if (n_more > 0)
+      VG_(sprintf)(more, " and %u more vector file%s", n_more,
+                   n_more == 1 ? "" : "s");
+   VG_(umsg)("the program execs: its %s%s%s%s%s%s%s%s %s not written "
+             "(nor %s)\n",
+             profile != NULL ? "phase profile '" : "",
+             profile != NULL ? profile : "",
+             profile != NULL ? "'" : "",
+             profile != NULL && vectors != NULL ? " and " : "",
+             vectors != NULL ? "vectors '" : "",
+             vectors != NULL ? vectors : "",
+             vectors != NULL ? "'" : "",
+             more,
+             vectors == NULL ? "is" : "are",
+             cg_bbv_enabled() && cg_clo.pc_out_file != NULL
+                ? "are its pc file and cachegrind.out"
+                : "is its cachegrind.out");
+}
+
+/* Before the core's own handling of the exec, which either replaces
+   the image or (its checks failing) returns an error to the program. */
+static void cg_pre_syscall(ThreadId tid, UInt sysno, UWord* args,
+                           UInt n_args)
+{
+   HChar* profile;
+   HChar* vectors;
+   UInt n_more;
+
+   if (LIKELY(sysno != __NR_execve && sysno != __NR_execveat))
+      return;
+   profile = cg_intervals_give_up_for_exec();
+   vectors = cg_bbv_give_up_for_exec(&n_more);
+   gave_up_for_exec = profile != NULL || vectors != NULL ? tid : 0;
+   if (gave_up_for_exec != 0)
+      report_given_up(profile, vectors, n_more);
+   VG_(free)(profile);
+   VG_(free)(vectors);
+}
+
+/* After every system call; of an exec, only one that failed comes
+   back.  Then the program goes on, and the files given up start
+   again, as a forked child's do (rather than staying off: the same
+   path as a fork, and the rest of the run is still profiled). */
+static void cg_post_syscall(ThreadId tid, UInt sysno, UWord* args,
+                            UInt n_args, SysRes res)
+{
+   if (LIKELY(gave_up_for_exec == 0)
+       || gave_up_for_exec != tid
+       || (sysno != __NR_execve && sysno != __NR_execveat))
+      return;
+   gave_up_for_exec = 0;
+   if (!sr_isError(res))
+      return;
+   cg_intervals_exec_failed();
+   VG_(umsg)("the exec failed, so the program goes on: the files named "
+             "above are started again from here\n");
+}
+
 static void cg_pre_clo_init(void)
 {
    VG_(details_name)("Cachegrind");
@@ -156,6 +238,7 @@ static void cg_pre_clo_init(void)
    VG_(needs_client_requests)(cg_control_client_request);
    VG_(track_start_client_code)(cg_thread_runs);
    VG_(track_pre_thread_ll_exit)(cg_control_thread_exits);
+   VG_(needs_syscall_wrapper)(cg_pre_syscall, cg_post_syscall);
    VG_(needs_command_line_options)(cg_options_process,
                                    cg_options_print_usage,
                                    cg_options_print_debug_usage);

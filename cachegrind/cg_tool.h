@@ -508,6 +508,11 @@ Bool cg_intervals_enabled(void);
 Word* cg_intervals_left_word(void);
 VG_REGPARM(0) void cg_intervals_boundary(void);
 void cg_intervals_fini(void);
+/* Before an exec: gives up the open file, returning a copy of its
+   name (the caller frees it), or NULL if none was open.  If the exec
+   fails, a new file is started at the next interval, numbered from 1. */
+HChar* cg_intervals_give_up_for_exec(void);
+void   cg_intervals_exec_failed(void);
 
 /*------------------------------------------------------------*/
 /*--- SimPoint basic block vectors (cg_bbv.c)              ---*/
@@ -529,6 +534,11 @@ VG_REGPARM(2) void cg_bbv_run(struct _BbvBlock* block, UWord packed);
 VG_REGPARM(1) void cg_bbv_rep(struct _BbvBlock* rep);
 void cg_bbv_thread_runs(ThreadId tid);
 void cg_bbv_fini(void);
+/* Before an exec: gives up every thread's open vector file, returning
+   a copy of the first one's name (the caller frees it), or NULL if
+   none was open; *n_more: how many others were given up.  If the exec
+   fails, each thread starts a new file at its next vector. */
+HChar* cg_bbv_give_up_for_exec(UInt* n_more);
 
 /*------------------------------------------------------------*/
 /*--- Instrumentation (cg_instrument.c)                    ---*/
