@@ -179,6 +179,7 @@ SKIP: {
     local $ENV{FUZZ_OUT} = "$tmp/afl";
     local $ENV{FUZZ_BUILD} = "$tmp/afl-build";
     local $ENV{FUZZ_NO_BUILD} = 1;
+    local $ENV{FUZZ_NO_INSTALL} = 1;
     my $r = run_captured($top, 'sh', "$top/fuzz/run", 'afl');
     is($r->{status}, 0, 'AFL++: fuzz/run afl exits 0 (no crash, no hang)')
         or diag($r->{out} . $r->{err} . slurp("$tmp/afl/afl-cg_merge.log"));
