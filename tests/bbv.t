@@ -289,13 +289,6 @@ sub emit_checks {
     return;
 }
 
-sub status_str {
-    my ($st) = @_;
-    return 'not run' unless defined $st && $st >= 0;
-    return 'exit ' . ($st >> 8) unless $st & 127;
-    return 'signal ' . ($st & 127);
-}
-
 sub main_pid {
     my ($res) = @_;
     return $res->{stderr} =~ /^==(\d+)==/m ? $1 : undef;

@@ -125,13 +125,6 @@ sub complete_profile_problems {
     return @p;
 }
 
-sub status_str {
-    my ($st) = @_;
-    return 'not run' unless defined $st && $st >= 0;
-    return 'exit ' . ($st >> 8) unless $st & 127;
-    return 'signal ' . ($st & 127);
-}
-
 # A run that must leave a complete profile: one TAP assertion.
 sub ok_complete {
     my ($run, $label) = @_;

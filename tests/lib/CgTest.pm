@@ -53,7 +53,7 @@ our @EXPORT_OK = qw(
     run_ref run_ours run_valgrind
     run_pair runs_match matches_reference keep_evidence
     parse_cgout normalise_stderr compare_runs check_banner
-    run_parallel case_label slurp spew which run_captured
+    run_parallel case_label slurp spew which run_captured status_str
     REF_BANNER
     can_compile_m32 can_run_m32 host_lacks_cpu_feature host_cpus
     have_ref_tool
@@ -809,7 +809,7 @@ sub compare_runs {
     $t->(Test::More::ok(!$ref->{timed_out} && !$ours->{timed_out}, "$label: no timeout"))
         or Test::More::diag("  ref timed out: $ref->{timed_out}, ours timed out: $ours->{timed_out}");
 
-    $t->(Test::More::is(_status_str($ours->{status}), _status_str($ref->{status}),
+    $t->(Test::More::is(status_str($ours->{status}), status_str($ref->{status}),
                         "$label: exit status"))
         or Test::More::diag("  ref stderr tail:\n" . _tail($ref->{stderr})
                             . "\n  ours stderr tail:\n" . _tail($ours->{stderr}));
@@ -875,7 +875,7 @@ sub keep_evidence {
     return $dir;
 }
 
-sub _status_str {
+sub status_str {
     my ($st) = @_;
     return 'not run' unless defined $st && $st >= 0;
     return 'exit ' . ($st >> 8) unless $st & 127;
