@@ -47,8 +47,9 @@
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
+#include "cg_bbv.h"
+#include "cg_options.h"
 #include "cg_file.h"
-#include "cg_tool.h"
 
 /* A block, or (is_rep) a rep-prefixed instruction: both are things a
    thread "last ran". */

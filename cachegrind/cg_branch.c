@@ -23,7 +23,8 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
-#include "cg_tool.h"
+#include "cg_branch.h"
+#include "cg_control.h"
 
 /* Instruction addresses have this many always-zero low bits on the
    guest architecture; they carry no information, so they are dropped

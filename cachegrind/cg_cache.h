@@ -16,7 +16,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
-#include "cg_tool.h"
+#include "cg_config.h"
 
 typedef struct _CacheLevel {
    UWord*       tags;       /* n_sets * assoc block numbers, or NULL */

@@ -57,8 +57,12 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
-#include "cg_tool.h"
+#include "cg_checkers.h"
+#include "cg_branch.h"
 #include "cg_cache.h"
+#include "cg_log.h"
+#include "cg_log_entry.h"
+#include "cg_options.h"
 
 #if defined(VGA_amd64)
 

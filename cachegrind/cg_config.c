@@ -17,7 +17,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_options.h"
-#include "cg_tool.h"
+#include "cg_config.h"
 
 static Bool is_power_of_two(UInt x)
 {
@@ -181,7 +181,10 @@ static void check_host_geometry(const CacheGeometry* g, const HChar* name,
    tl_assert2(0, "unsupported auto-detected %s cache", name);
 }
 
-void cg_config_choose(CacheGeometry* I1, CacheGeometry* D1,
+void cg_config_choose(const CacheGeometry* given_I1,
+                      const CacheGeometry* given_D1,
+                      const CacheGeometry* given_LL,
+                      CacheGeometry* I1, CacheGeometry* D1,
                       CacheGeometry* LL)
 {
    VexArch arch;
@@ -190,7 +193,7 @@ void cg_config_choose(CacheGeometry* I1, CacheGeometry* D1,
    VG_(machine_get_VexArchInfo)(&arch, &arch_info);
    if (!geometry_from_host(&arch_info.hwcache_info, I1, D1, LL)) {
       set_default_geometry(I1, D1, LL);
-      if (!(cg_clo.I1_given && cg_clo.D1_given && cg_clo.LL_given)) {
+      if (given_I1 == NULL || given_D1 == NULL || given_LL == NULL) {
          VG_(dmsg)("Warning: Cannot auto-detect cache config, "
                    "using defaults.\n");
          VG_(dmsg)("         Run with -v to see.\n");
@@ -198,13 +201,13 @@ void cg_config_choose(CacheGeometry* I1, CacheGeometry* D1,
    }
    adjust_host_ll(LL);
 
-   check_host_geometry(I1, "I1", cg_clo.I1_given);
-   check_host_geometry(D1, "D1", cg_clo.D1_given);
-   check_host_geometry(LL, "LL", cg_clo.LL_given);
+   check_host_geometry(I1, "I1", given_I1 != NULL);
+   check_host_geometry(D1, "D1", given_D1 != NULL);
+   check_host_geometry(LL, "LL", given_LL != NULL);
 
-   if (cg_clo.I1_given) *I1 = cg_clo.I1;
-   if (cg_clo.D1_given) *D1 = cg_clo.D1;
-   if (cg_clo.LL_given) *LL = cg_clo.LL;
+   if (given_I1 != NULL) *I1 = *given_I1;
+   if (given_D1 != NULL) *D1 = *given_D1;
+   if (given_LL != NULL) *LL = *given_LL;
 
    if (VG_(clo_verbosity) >= 2) {
       VG_(umsg)("Cache configuration used:\n");

@@ -37,7 +37,8 @@
 #include "pub_tool_seqmatch.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_transtab.h"
-#include "cg_tool.h"
+#include "cg_control.h"
+#include "cg_options.h"
 #include "cachegrind.h"
 
 static Bool instrumenting;

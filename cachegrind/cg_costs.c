@@ -18,7 +18,8 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
-#include "cg_tool.h"
+#include "cg_costs.h"
+#include "cg_log_entry.h"
 
 #define UNKNOWN_NAME "???"
 
@@ -275,9 +276,11 @@ static CostCentre* cc_find_or_add(const HChar* file, const HChar* fn,
       return slot->cc;
 
    cc = cc_alloc();
-   /* The access log keeps a code in the low bits of its address, and
-      other things above bit 47. */
-   tl_assert(!cg_log_enabled() || ((UWord)cc & ~LOG_CC_MASK) == 0);
+#if VG_WORDSIZE == 8
+   /* The access log (amd64 only) keeps a code in the low bits of its
+      address, and other things above bit 47. */
+   tl_assert(((UWord)cc & ~LOG_CC_MASK) == 0);
+#endif
    cc->file = file;
    cc->fn   = fn;
    cc->line = line;

@@ -37,9 +37,18 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
-#include "cg_tool.h"
+#include "cg_deliver.h"
+#include "cg_bbv.h"
+#include "cg_branch.h"
 #include "cg_cache.h"
-#include "cg_events.h"
+#include "cg_checkers.h"
+#include "cg_control.h"
+#include "cg_intervals.h"
+#include "cg_log.h"
+#include "cg_log_entry.h"
+#include "cg_options.h"
+#include "cg_sim.h"
+#include "cg_tier.h"
 
 #define MAX_GROUP_EVENTS 32
 
@@ -53,6 +62,22 @@ void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,
    d->block = block;
    d->have_last_fetch = False;
    d->last_fetch_block = 0;
+}
+
+/* Longest x86/amd64 instruction; client-request preambles are longer
+   and count as one instruction of VG_CLREQ_SZB bytes. */
+#define MAX_INSTR_LEN  16
+
+UWord cg_instr_len(const IRStmt* imark)
+{
+   UWord len = imark->Ist.IMark.len;
+
+   /* VEX marks an undecodable instruction with length 0. */
+   if (len == 0)
+      len = VG_MIN_INSTR_SZB;
+   tl_assert((len >= VG_MIN_INSTR_SZB && len <= MAX_INSTR_LEN)
+             || len == VG_CLREQ_SZB);
+   return len;
 }
 
 /*------------------------------------------------------------*/
@@ -682,7 +707,7 @@ static void add_data_op(Delivery* d, OpBatch* batch, const Event* ev,
       flush_ops(d, batch);
    tl_assert(ev->size > 0 && ev->size <= 0xFFFF);
    op = &batch->ops[batch->n_ops++];
-   op->word = (UWord)ev->instr->cc | cg_sim_log_code(ev->size, is_write);
+   op->word = (UWord)ev->instr->cc | cg_log_entry_code(ev->size, is_write);
    op->kind = COLD_DATA;
    op->arg = (UChar)(batch->arg_base + batch->n_addrs);
    op->size = (UShort)ev->size;

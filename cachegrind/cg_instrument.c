@@ -27,13 +27,15 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
-#include "cg_tool.h"
-#include "cg_events.h"
+#include "cg_instrument.h"
+#include "cg_bbv.h"
+#include "cg_control.h"
+#include "cg_costs.h"
+#include "cg_deliver.h"
+#include "cg_options.h"
+#include "cg_tier.h"
 
 #define QUEUE_CAPACITY 16
-/* Longest x86/amd64 instruction; client-request preambles are longer
-   and count as one instruction of VG_CLREQ_SZB bytes. */
-#define MAX_INSTR_LEN  16
 
 typedef struct {
    IRSB*      out;
@@ -186,18 +188,6 @@ static void bbv_rep_check(Pass* p, Addr instr_addr)
 {
    if (p->bbv_block != NULL && cg_bbv_is_rep_string_instr(instr_addr))
       cg_deliver_bbv_rep(&p->delivery, cg_bbv_rep_for(instr_addr));
-}
-
-UWord cg_instr_len(const IRStmt* imark)
-{
-   UWord len = imark->Ist.IMark.len;
-
-   /* VEX marks an undecodable instruction with length 0. */
-   if (len == 0)
-      len = VG_MIN_INSTR_SZB;
-   tl_assert((len >= VG_MIN_INSTR_SZB && len <= MAX_INSTR_LEN)
-             || len == VG_CLREQ_SZB);
-   return len;
 }
 
 /* The superblock's instructions while it is translated (events point

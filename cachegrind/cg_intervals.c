@@ -46,8 +46,11 @@
 #include "pub_tool_hashtable.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
+#include "cg_intervals.h"
+#include "cg_costs.h"
 #include "cg_file.h"
-#include "cg_tool.h"
+#include "cg_options.h"
+#include "cg_output.h"
 
 static Bool  enabled;
 static Int   events[CG_N_EVENTS];      /* the events in the file */

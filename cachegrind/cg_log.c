@@ -34,7 +34,7 @@
    first calls cg_log_drain, which waits until everything logged is
    simulated.
 
-   Entries are two words (see LOG_CODE_MASK in cg_tool.h) and never
+   Entries are two words (see cg_log_entry.h) and never
    point at memory that can be freed (cost centres live until exit), so
    discarding translations needs no drain. */
 
@@ -48,8 +48,11 @@
 #include "pub_tool_libcsignal.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_mallocfree.h"
-#include "cg_tool.h"
+#include "cg_log.h"
 #include "cg_cache.h"
+#include "cg_log_entry.h"
+#include "cg_options.h"
+#include "cg_sim.h"
 
 #define CHUNK_WORDS    (1 << 15)        /* 256 KiB: 16384 entries */
 
@@ -530,7 +533,10 @@ void cg_log_print_stats(void)
              n_waits_for_room, n_chunks, chunks_allocated,
              ring_shares_memory ? " (the rest share chunk 0's memory: "
                                   "no memory was left for them)" : "");
-   cg_sim_print_l1_lookups();
+}
+
+void cg_log_print_thread_stats(void)
+{
 #if defined(VGA_amd64)
    if (simulator_stack != NULL)
       VG_(dmsg)("simulator stack: %lu of %lu bytes used\n",

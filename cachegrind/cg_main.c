@@ -23,7 +23,21 @@
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vkiscnums.h"
+#include "cg_bbv.h"
+#include "cg_branch.h"
+#include "cg_checkers.h"
+#include "cg_config.h"
+#include "cg_control.h"
+#include "cg_costs.h"
 #include "cg_file.h"
+#include "cg_instrument.h"
+#include "cg_intervals.h"
+#include "cg_log.h"
+#include "cg_options.h"
+#include "cg_output.h"
+#include "cg_sim.h"
+#include "cg_summary.h"
+#include "cg_tier.h"
 #include "cg_tool.h"
 
 static CacheGeometry sim_I1, sim_D1, sim_LL;
@@ -76,7 +90,10 @@ static void cg_post_clo_init(void)
    Int min_line, widest;
    Bool log_mode;
 
-   cg_config_choose(&sim_I1, &sim_D1, &sim_LL);
+   cg_config_choose(cg_clo.I1_given ? &cg_clo.I1 : NULL,
+                    cg_clo.D1_given ? &cg_clo.D1 : NULL,
+                    cg_clo.LL_given ? &cg_clo.LL : NULL,
+                    &sim_I1, &sim_D1, &sim_LL);
 
    min_line = min3(sim_I1.line_size, sim_D1.line_size, sim_LL.line_size);
    widest = largest_guest_register();
@@ -106,6 +123,8 @@ static void cg_post_clo_init(void)
    cg_sim_init(&sim_I1, &sim_D1, &sim_LL, log_mode);
    cg_log_init(log_mode, cg_clo.sim_thread, (UInt)cg_clo.log_chunks,
                (UInt)cg_clo.log_alloc_limit);
+   if (log_mode)
+      cg_log_set_filters(cg_sim_i1(), cg_sim_d1());
    cg_log_register_fork_handlers();
    cg_tier_init(cg_clo.cache_sim, cg_log_enabled(), cg_clo.hot_threshold);
    cg_checkers_init(cg_clo.checker_descriptors, (UInt)cg_clo.checker_shapes,

@@ -9,7 +9,8 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
-#include "cg_tool.h"
+#include "cg_options.h"
+#include "cg_config.h"
 
 CgOptions cg_clo;
 

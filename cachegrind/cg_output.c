@@ -23,8 +23,11 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
+#include "cg_output.h"
+#include "cg_control.h"
+#include "cg_costs.h"
 #include "cg_file.h"
-#include "cg_tool.h"
+#include "cg_options.h"
 
 const HChar* const cg_event_names[CG_N_EVENTS] = {
    "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw",

@@ -1,11 +1,16 @@
-/* cg_sim.c -- the helpers that run while the client runs.
+/* cg_sim.c -- the cache hierarchy, and the helpers that feed it.
 
-   Owns: the three cache instances (I1, D1 and the shared LL).
-   Each helper takes the cost centre of the instruction the event
-   belongs to (the fetch helper: its InstrInfo, which has the address
-   and length too), feeds the models, and adds the outcome to it.
+   Owns: the three cache instances (I1, D1 and the shared LL), and the
+   one path every simulated access takes through them: the L1 look-up
+   (scalar, or AVX2 in the log's loop), then on a miss below_l1, which
+   is everything under the L1s.  The helpers that simulate at once and
+   the loop that simulates the access log both end there, so a level, an
+   inclusion rule or a prefetcher is added in below_l1 alone, and a
+   replacement policy in the level (cg_cache.h).
+   Each access is charged to the cost centre of its instruction (the
+   fetch helper: its InstrInfo, which has the address and length too).
    Must not: print, allocate or look anything up; these run for every
-   executed instruction, so they stay small and branch-light.
+   simulated access, so they stay small and branch-light.
 
    Level chaining: an L1 miss sends the whole access (both lines of a
    straddle) to LL, which has its own line size. */
@@ -13,8 +18,11 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
-#include "cg_tool.h"
+#include "cg_sim.h"
 #include "cg_cache.h"
+#include "cg_control.h"
+#include "cg_log_entry.h"
+#include "cg_options.h"
 
 static CacheLevel I1, D1, LL;
 
@@ -55,7 +63,6 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
          the simulator, maybe in another thread, must not write them. */
       I1.sim_writes_mru = False;
       D1.sim_writes_mru = False;
-      cg_log_set_filters(&I1, &D1);
    }
    collecting = cg_control_collecting_word();
 #if defined(VGA_amd64)
@@ -69,22 +76,6 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
 #endif
 }
 
-UWord cg_sim_log_code(Int size, Bool is_write)
-{
-   UWord code;
-
-   switch (size) {
-   case 1:  code = 1; break;
-   case 2:  code = 2; break;
-   case 4:  code = 3; break;
-   case 8:  code = 4; break;
-   case 16: code = 5; break;
-   case 32: code = 6; break;
-   default: code = LOG_CODE_OTHER_SIZE; break;
-   }
-   return is_write ? code + LOG_CODE_WRITE : code;
-}
-
 const CacheLevel* cg_sim_i1(void) { return &I1; }
 const CacheLevel* cg_sim_d1(void) { return &D1; }
 
@@ -92,17 +83,26 @@ const CacheLevel* cg_sim_d1(void) { return &D1; }
    from the execution counters of compiled code (cg_deliver.c), and
    calls that would be MRU hits are skipped there. */
 
-/* One access through `l1` and, if it misses there, LL.  `first` is
-   EV_IR, EV_DR or EV_DW: its two miss counters follow it, and each miss
-   adds `counted` (1, or 0 outside --toggle-collect). */
+/* An access missed its L1: count that, and simulate the levels below.
+   `first` is EV_IR, EV_DR or EV_DW: its two miss counters follow it,
+   and each miss adds `counted` (1, or 0 outside --toggle-collect).
+   Always inline, without a target of its own, so that both L1 look-ups
+   (scalar and AVX2) inline it. */
+static inline __attribute__((always_inline))
+void below_l1(CostCentre* cc, Addr addr, UWord size, UWord first,
+              UWord counted)
+{
+   cc->count[first + 1] += counted;
+   if (cg_cache_ref_missed(&LL, addr, (UChar)size))
+      cc->count[first + 2] += counted;
+}
+
+/* One access through `l1` and, if it misses there, the levels below. */
 static inline void simulate(CacheLevel* l1, CostCentre* cc, Addr addr,
                             UWord size, UWord first, UWord counted)
 {
-   if (cg_cache_ref_missed(l1, addr, (UChar)size)) {
-      cc->count[first + 1] += counted;
-      if (cg_cache_ref_missed(&LL, addr, (UChar)size))
-         cc->count[first + 2] += counted;
-   }
+   if (cg_cache_ref_missed(l1, addr, (UChar)size))
+      below_l1(cc, addr, size, first, counted);
 }
 
 VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii)
@@ -161,7 +161,7 @@ VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
 }
 
 /*------------------------------------------------------------*/
-/*--- The access log (cg_log.c)                            ---*/
+/*--- The access log (cg_log.c, cg_log_entry.h)            ---*/
 /*------------------------------------------------------------*/
 
 /* One entry of the log, decoded */
@@ -176,7 +176,7 @@ typedef struct {
 static inline __attribute__((always_inline))
 LoggedAccess decode_entry(const UWord* entry)
 {
-   /* Per code (cg_tool.h): the L1 level; the access's size, or 0 and
+   /* Per code (cg_log_entry.h): the L1 level; the access's size, or 0 and
       a mask that takes it from the second word's top byte; and its
       first counter (the L1 miss's follows, then the LL miss's).
       Fetches and data accesses come mixed, in no predictable order:
@@ -231,11 +231,8 @@ static inline __attribute__((always_inline)) CG_AVX2
 void simulate_avx2(CacheLevel* l1, CostCentre* cc, Addr addr, UWord size,
                    UWord first)
 {
-   if (cg_cache_ref_missed_avx2(l1, addr, (UChar)size)) {
-      cc->count[first + 1]++;
-      if (cg_cache_ref_missed(&LL, addr, (UChar)size))
-         cc->count[first + 2]++;
-   }
+   if (cg_cache_ref_missed_avx2(l1, addr, (UChar)size))
+      below_l1(cc, addr, size, first, 1);
 }
 
 CG_AVX2 static void log_entries_avx2(const UWord* p, const UWord* end)

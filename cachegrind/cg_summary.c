@@ -8,7 +8,17 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
+#include "cg_summary.h"
+#include "cg_checkers.h"
+#include "cg_costs.h"
+#include "cg_deliver.h"
+#include "cg_instrument.h"
+#include "cg_log.h"
+#include "cg_options.h"
+#include "cg_sim.h"
+#include "cg_tier.h"
 #include "cg_tool.h"
+#include "cg_vexpasses.h"
 
 /* Printed width of n with thousands separators. */
 static Int grouped_width(ULong n)
@@ -167,6 +177,9 @@ void cg_summary_print_stats(const CgOutputResult* res)
              cg_costs_n_live_blocks()
              + cg_tier_n_pending_retranslations());
    cg_log_print_stats();
+   if (cg_log_enabled())
+      cg_sim_print_l1_lookups();
+   cg_log_print_thread_stats();
    cg_deliver_print_stats();
    cg_vexpasses_print_stats();
    if (cg_log_enabled())

@@ -30,8 +30,10 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
-#include "cg_tool.h"
+#include "cg_tier.h"
 #include "cg_cache.h"
+#include "cg_log.h"
+#include "cg_sim.h"
 
 static Bool  tiers_on;
 static ULong hot_threshold;      /* --hot-threshold */

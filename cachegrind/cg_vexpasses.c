@@ -37,7 +37,8 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
 #include "libvex_ir.h"
-#include "cg_tool.h"
+#include "cg_vexpasses.h"
+#include "cg_options.h"
 
 /* The wrapped passes (ir_opt.c, ir_defs.c); cprop_BB and
    do_deadcode_BB are not in VEX's public headers. */

@@ -1,16 +1,17 @@
-/* cg_events.h -- the events the IR pass queues, and their delivery.
+/* cg_deliver.h -- the events the IR pass queues, and their delivery
+   (cg_deliver.c).
 
    cg_instrument.c decides which events a superblock has and when the
    queue is flushed; cg_deliver.c turns each flushed run of events into
    IR (counters, inline cache checks, helper calls).  Nothing else
    emits IR. */
 
-#ifndef CG_EVENTS_H
-#define CG_EVENTS_H
+#ifndef CG_DELIVER_H
+#define CG_DELIVER_H
 
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
-#include "cg_tool.h"
+#include "cg_costs.h"
 
 typedef enum {
    EVT_FETCH,         /* instruction fetch */
@@ -61,10 +62,14 @@ void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
                                IRExpr* addr, Int size, IRExpr* guard);
 
 /* Collection control (cg_control.c) and basic block vectors (cg_bbv.c). */
+struct _BbvBlock;
 void cg_deliver_sp_check(Delivery* d, Int offset_sp);
 void cg_deliver_toggle_enter(Delivery* d, Int offset_sp);
 void cg_deliver_bbv_run(Delivery* d, struct _BbvBlock* block, UInt n_instrs,
                         UInt n_fldcw);
 void cg_deliver_bbv_rep(Delivery* d, struct _BbvBlock* rep);
 
-#endif /* CG_EVENTS_H */
+/* For --stats=yes: how conditional branches' outcomes were translated. */
+void cg_deliver_print_stats(void);
+
+#endif /* CG_DELIVER_H */

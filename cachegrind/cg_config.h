@@ -1,0 +1,27 @@
+/* cg_config.h -- the simulated cache geometry: host detection, adjustment,
+   checks (cg_config.c). */
+
+#ifndef CG_CONFIG_H
+#define CG_CONFIG_H
+
+#include "pub_tool_basics.h"
+
+typedef struct {
+   Int size;        /* bytes */
+   Int assoc;       /* ways */
+   Int line_size;   /* bytes */
+} CacheGeometry;
+
+/* NULL if the geometry is usable, else the reason it is not. */
+const HChar* cg_geometry_problem(const CacheGeometry* g);
+
+/* Decides the simulated I1, D1 and LL from the host description and
+   the geometries given on the command line (NULL: not given); prints
+   the warnings; exits on unusable config. */
+void cg_config_choose(const CacheGeometry* given_I1,
+                      const CacheGeometry* given_D1,
+                      const CacheGeometry* given_LL,
+                      CacheGeometry* I1, CacheGeometry* D1,
+                      CacheGeometry* LL);
+
+#endif /* CG_CONFIG_H */

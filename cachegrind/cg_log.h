@@ -1,0 +1,47 @@
+/* cg_log.h -- the access log that compiled code hands to the simulator
+   (cg_log.c). */
+
+#ifndef CG_LOG_H
+#define CG_LOG_H
+
+#include "pub_tool_basics.h"
+#include "cg_costs.h"
+
+void   cg_log_init(Bool enabled, Bool with_thread, UInt n_chunks,
+                   UInt alloc_limit);
+Bool   cg_log_enabled(void);
+/* Returns once everything logged so far is simulated. */
+void   cg_log_drain(void);
+void   cg_log_register_fork_handlers(void);
+/* The log's cursor (next free entry) and limit (the current chunk's
+   end), two adjacent words; an append stores the entry's two words at
+   the cursor and moves it on by two, if it is below the limit. */
+UWord* cg_log_cursor_and_limit(void);
+/* Appends an entry (making room if the chunk is full), without the
+   helpers' update of the MRU filter. */
+VG_REGPARM(2) void cg_log_append_words(UWord first, UWord second);
+/* The L1s whose MRU mirrors the helpers below keep (cg_sim_i1,
+   cg_sim_d1). */
+struct _CacheLevel;
+void   cg_log_set_filters(const struct _CacheLevel* i1,
+                          const struct _CacheLevel* d1);
+/* Helpers of compiled code, for accesses its MRU test did not settle:
+   the fetch's instruction record (a fetch site of its block); for data,
+   `entry` is the first word of the log entry (cost centre | code). */
+VG_REGPARM(1) void cg_log_fetch(const InstrInfo* ii);
+VG_REGPARM(3) void cg_log_data(UWord entry, Addr addr, UWord size);
+VG_REGPARM(3) void cg_log_guarded_read(UWord entry, Addr addr, UWord size);
+VG_REGPARM(3) void cg_log_guarded_write(UWord entry, Addr addr, UWord size);
+#define CG_DECLARE_SIZED_LOG_HELPERS(n)                                  \
+   VG_REGPARM(2) void cg_log_data##n(UWord entry, Addr addr);
+CG_DECLARE_SIZED_LOG_HELPERS(1)
+CG_DECLARE_SIZED_LOG_HELPERS(2)
+CG_DECLARE_SIZED_LOG_HELPERS(4)
+CG_DECLARE_SIZED_LOG_HELPERS(8)
+CG_DECLARE_SIZED_LOG_HELPERS(16)
+CG_DECLARE_SIZED_LOG_HELPERS(32)
+/* For --stats=yes: the log's line, and the simulator thread's. */
+void   cg_log_print_stats(void);
+void   cg_log_print_thread_stats(void);
+
+#endif /* CG_LOG_H */

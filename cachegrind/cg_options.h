@@ -1,0 +1,59 @@
+/* cg_options.h -- the command-line options and --help text (cg_options.c). */
+
+#ifndef CG_OPTIONS_H
+#define CG_OPTIONS_H
+
+#include "pub_tool_basics.h"
+#include "cg_config.h"
+
+#define CG_MAX_TOGGLE_PATTERNS 16
+#define CG_LOG_MAX_CHUNKS      256   /* --log-chunks */
+
+typedef struct {
+   Bool          cache_sim;
+   Bool          branch_sim;
+   Bool          sim_thread;      /* simulate the access log in a thread */
+   Long          log_chunks;      /* chunks in the access log's ring
+                                     (debug option; cg_log.c) */
+   Long          log_alloc_limit; /* chunks allocated at most, as if
+                                     memory ran out (debug option) */
+   Bool          checker_descriptors; /* groups of one shape share a
+                                        checker (debug option) */
+   Long          checker_shapes;  /* at most this many shapes shared */
+   Long          inline_miss_paths; /* bytes of checkers made with miss
+                                     paths inline (debug option) */
+   Bool          checker_wide_constants; /* checkers take their 64-bit
+                                     forms wherever they have one (debug
+                                     option) */
+   Bool          sim_vector;      /* the simulator's L1 look-ups with
+                                     AVX2 where the host has it (debug
+                                     option; cg_cache.h) */
+   Bool          vex_checks;      /* VEX's IR sanity checks and its
+                                     cleanup after instrumentation run
+                                     (debug option; cg_vexpasses.c) */
+   Long          hot_threshold;   /* cold executions before a hot
+                                     translation (cg_tier.c); 0: none */
+   const HChar*  out_file_format;
+   CacheGeometry I1, D1, LL;
+   Bool          I1_given, D1_given, LL_given;
+   /* What is counted when (cg_control.c) */
+   Bool          instr_at_start;
+   const HChar*  toggle_patterns[CG_MAX_TOGGLE_PATTERNS];
+   Int           n_toggle_patterns;
+   /* Phase profile (cg_intervals.c); interval_size 0 = off */
+   ULong         interval_size;
+   const HChar*  intervals_out_file;
+   /* SimPoint basic block vectors (cg_bbv.c); bb_out_file NULL = off */
+   const HChar*  bb_out_file;
+   ULong         bb_interval_size;
+   const HChar*  pc_out_file;      /* NULL = none */
+} CgOptions;
+
+extern CgOptions cg_clo;
+
+void cg_options_set_defaults(void);
+Bool cg_options_process(const HChar* arg);
+void cg_options_print_usage(void);
+void cg_options_print_debug_usage(void);
+
+#endif /* CG_OPTIONS_H */

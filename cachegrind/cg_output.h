@@ -1,0 +1,24 @@
+/* cg_output.h -- the cachegrind.out file (cg_output.c), and what
+   writing it found, which the summary prints. */
+
+#ifndef CG_OUTPUT_H
+#define CG_OUTPUT_H
+
+#include "pub_tool_basics.h"
+#include "cg_config.h"
+#include "cg_tool.h"
+
+typedef struct {
+   Bool  written;          /* False: the file could not be opened */
+   ULong total[CG_N_EVENTS];
+   UInt  n_files, n_fns, n_lines;
+} CgOutputResult;
+
+/* Whether the files carry this event (it depends on the options). */
+Bool cg_output_event_selected(CgEvent ev);
+/* At start-up: tells the writer (cg_file.c) the file's name template. */
+void cg_output_expect_file(void);
+void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
+                     const CacheGeometry* LL, CgOutputResult* res);
+
+#endif /* CG_OUTPUT_H */

@@ -1,0 +1,59 @@
+/* cg_sim.h -- the cache hierarchy (I1, D1, LL) and the two ways an
+   access reaches it (cg_sim.c).
+
+   Every access that compiled code's MRU test does not settle ends in
+   cg_sim.c: at once, through the helpers below (no log), or later,
+   through cg_sim_log_entries (the access log, cg_log.c).  Both take
+   the same path there: the L1 look-up, then on a miss the levels
+   below.  A replacement policy is a level's (cg_cache.h); a new level,
+   inclusion or a prefetcher is one change in cg_sim.c's path below L1. */
+
+#ifndef CG_SIM_H
+#define CG_SIM_H
+
+#include "pub_tool_basics.h"
+#include "cg_config.h"
+#include "cg_costs.h"
+
+/* Whether the L1s' MRU mirrors fit the tool's static data, where the
+   group checkers (cg_checkers.c) reach them with 32-bit addresses. */
+Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* I1,
+                                    const CacheGeometry* D1);
+/* `with_log`: compiled code keeps the L1s' MRU mirrors and logs the
+   rest (cg_log.c); else it calls the helpers below, and the model
+   keeps the mirrors. */
+void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
+                 const CacheGeometry* LL, Bool with_log);
+
+/* The simulated L1 caches, whose mirrors compiled code reads. */
+struct _CacheLevel;
+const struct _CacheLevel* cg_sim_i1(void);
+const struct _CacheLevel* cg_sim_d1(void);
+
+/* Helpers that simulate at once.  Only misses are counted: the access
+   counts come from execution counters. */
+VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii);
+VG_REGPARM(3) void cg_sim_read(CostCentre* cc, Addr addr, UWord size);
+VG_REGPARM(3) void cg_sim_write(CostCentre* cc, Addr addr, UWord size);
+/* The common sizes, with the size in the name (cg_sim.c says why). */
+#define CG_DECLARE_SIZED_DATA_HELPERS(n)                                 \
+   VG_REGPARM(2) void cg_sim_read##n(CostCentre* cc, Addr addr);         \
+   VG_REGPARM(2) void cg_sim_write##n(CostCentre* cc, Addr addr);
+CG_DECLARE_SIZED_DATA_HELPERS(1)
+CG_DECLARE_SIZED_DATA_HELPERS(2)
+CG_DECLARE_SIZED_DATA_HELPERS(4)
+CG_DECLARE_SIZED_DATA_HELPERS(8)
+CG_DECLARE_SIZED_DATA_HELPERS(16)
+CG_DECLARE_SIZED_DATA_HELPERS(32)
+/* Guarded accesses: counted by the helper as well. */
+VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
+                                       UWord size);
+VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
+                                        UWord size);
+
+/* Simulates the log entries (cg_log_entry.h) in [from, to). */
+void cg_sim_log_entries(const UWord* from, const UWord* to);
+/* For --stats: how the simulator looks up logged L1 accesses */
+void cg_sim_print_l1_lookups(void);
+
+#endif /* CG_SIM_H */
