@@ -7,6 +7,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cg_cache.h"
+#include "cg_vgcompat.h"
 
 static Int log2_of_power_of_two(UInt x)
 {
@@ -88,7 +89,7 @@ static void* new_zeroed_tags(SizeT bytes, Bool* mapped)
 
    *mapped = False;
    if (bytes >= ZERO_PAGES_FROM) {
-      tags = VG_(am_shadow_alloc)(bytes);
+      tags = cg_shadow_alloc(bytes);
       if (tags != NULL) {
          *mapped = True;
          return tags;

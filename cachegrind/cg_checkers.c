@@ -63,6 +63,7 @@
 #include "cg_log.h"
 #include "cg_log_entry.h"
 #include "cg_options.h"
+#include "cg_vgcompat.h"
 
 #if defined(VGA_amd64)
 
@@ -104,10 +105,10 @@ static void* target_address(Target t)
 
 static void* alloc_chunk(SizeT bytes, const HChar* what)
 {
-   void* p = VG_(am_shadow_alloc)(bytes);
+   void* p = cg_shadow_alloc(bytes);
 
    if (p == NULL)
-      VG_(out_of_memory_NORETURN)(what, bytes);
+      cg_out_of_memory(what, bytes);
    return p;
 }
 

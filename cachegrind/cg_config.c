@@ -181,6 +181,12 @@ static void check_host_geometry(const CacheGeometry* g, const HChar* name,
    tl_assert2(0, "unsupported auto-detected %s cache", name);
 }
 
+void cg_config_unsimulated(CacheGeometry* I1, CacheGeometry* D1,
+                           CacheGeometry* LL)
+{
+   set_default_geometry(I1, D1, LL);
+}
+
 void cg_config_choose(const CacheGeometry* given_I1,
                       const CacheGeometry* given_D1,
                       const CacheGeometry* given_LL,

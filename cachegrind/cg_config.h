@@ -24,4 +24,10 @@ void cg_config_choose(const CacheGeometry* given_I1,
                       CacheGeometry* I1, CacheGeometry* D1,
                       CacheGeometry* LL);
 
+/* Geometries for a run that simulates no caches and, as Cachegrind
+   3.21 and later, neither detects nor reports any: the defaults, which
+   only shape how accesses are split, never a count. */
+void cg_config_unsimulated(CacheGeometry* I1, CacheGeometry* D1,
+                           CacheGeometry* LL);
+
 #endif /* CG_CONFIG_H */

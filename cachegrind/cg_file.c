@@ -33,11 +33,8 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "cg_file.h"
+#include "cg_vgcompat.h"
 
-/* The core's raw system call: the tool interface has no link(2). */
-extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2,
-                              RegWord a3, RegWord a4, RegWord a5,
-                              RegWord a6, RegWord a7, RegWord a8);
 
 /* A large profile is a few megabytes of short lines: 64 KiB per
    write(2) keeps system calls out of the time it takes. */

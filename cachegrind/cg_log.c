@@ -53,6 +53,7 @@
 #include "cg_log_entry.h"
 #include "cg_options.h"
 #include "cg_sim.h"
+#include "cg_vgcompat.h"
 
 #define CHUNK_WORDS    (1 << 15)        /* 256 KiB: 16384 entries */
 
@@ -396,7 +397,7 @@ static UWord cg_log_make_room(void);
 static void allocate_chunk(UInt k)
 {
    void* mem = chunks_allocated < chunks_allowed
-               ? VG_(am_shadow_alloc)(CHUNK_WORDS * sizeof(UWord)) : NULL;
+               ? cg_shadow_alloc(CHUNK_WORDS * sizeof(UWord)) : NULL;
 
    if (mem != NULL) {
       chunks_allocated++;

@@ -39,6 +39,7 @@
 #include "cg_summary.h"
 #include "cg_tier.h"
 #include "cg_tool.h"
+#include "cg_vgcompat.h"
 
 static CacheGeometry sim_I1, sim_D1, sim_LL;
 
@@ -88,16 +89,20 @@ static Bool access_log_applies(void)
 static void cg_post_clo_init(void)
 {
    Int min_line, widest;
-   Bool log_mode;
+   Bool log_mode, configured;
 
-   cg_config_choose(cg_clo.I1_given ? &cg_clo.I1 : NULL,
-                    cg_clo.D1_given ? &cg_clo.D1 : NULL,
-                    cg_clo.LL_given ? &cg_clo.LL : NULL,
-                    &sim_I1, &sim_D1, &sim_LL);
+   configured = cg_clo.cache_sim || !CG_CACHE_CONFIG_ONLY_IF_SIM;
+   if (configured)
+      cg_config_choose(cg_clo.I1_given ? &cg_clo.I1 : NULL,
+                       cg_clo.D1_given ? &cg_clo.D1 : NULL,
+                       cg_clo.LL_given ? &cg_clo.LL : NULL,
+                       &sim_I1, &sim_D1, &sim_LL);
+   else
+      cg_config_unsimulated(&sim_I1, &sim_D1, &sim_LL);
 
    min_line = min3(sim_I1.line_size, sim_D1.line_size, sim_LL.line_size);
    widest = largest_guest_register();
-   if (min_line < widest) {
+   if (configured && min_line < widest) {
       VG_(umsg)("Cachegrind: cannot continue: the minimum line size (%d)\n",
                 min_line);
       VG_(umsg)("  must be equal to or larger than the maximum register "
@@ -130,7 +135,12 @@ static void cg_post_clo_init(void)
    cg_checkers_init(cg_clo.checker_descriptors, (UInt)cg_clo.checker_shapes,
                     cg_clo.checker_wide_constants);
    cg_branch_init();
-   cg_instrument_init(min_line, sim_I1.line_size, sim_LL.line_size);
+   if (configured)
+      cg_instrument_init(min_line, sim_I1.line_size, sim_LL.line_size);
+   else
+      /* As 3.21 and later, which classify fetches for --stats=yes by
+         caches never configured: lines of one byte. */
+      cg_instrument_init(min_line, 1, 1);
 }
 
 static void cg_fini(Int exit_code)

@@ -11,13 +11,14 @@
 #include "pub_tool_options.h"
 #include "cg_options.h"
 #include "cg_config.h"
+#include "cg_vgcompat.h"
 
 CgOptions cg_clo;
 
 void cg_options_set_defaults(void)
 {
    VG_(memset)(&cg_clo, 0, sizeof cg_clo);
-   cg_clo.cache_sim       = True;
+   cg_clo.cache_sim       = !CG_CACHE_SIM_OFF_BY_DEFAULT;
    cg_clo.branch_sim      = False;
    cg_clo.sim_thread      = True;
    cg_clo.log_chunks      = 64;
@@ -170,7 +171,7 @@ void cg_options_print_usage(void)
 "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
 "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
-"    --cache-sim=yes|no               collect cache stats? [yes]\n"
+"    --cache-sim=yes|no               collect cache stats? [%s]\n"
 "    --branch-sim=yes|no              collect branch prediction stats? [no]\n"
 "    --cachegrind-out-file=<file>     output file name [cachegrind.out.%%p]\n"
 "\n"
@@ -201,8 +202,8 @@ void cg_options_print_usage(void)
 "    --hot-threshold=<n>              translate a block first cold (its cache\n"
 "                                     tests made by a C helper: slower to run),\n"
 "                                     again hot once it has run <n> times (same\n"
-"                                     counts); 0: hot at once [0]\n"
-   );
+"                                     counts); 0: hot at once [0]\n",
+   CG_CACHE_SIM_OFF_BY_DEFAULT ? "no" : "yes");
 }
 
 void cg_options_print_debug_usage(void)

@@ -8,7 +8,8 @@
    Format (every line ends in '\n', no blank lines):
      desc: I1 cache:         <size> B, <line> B, <assoc>-way associative
      desc: D1 cache:         ...
-     desc: LL cache:         ...
+     desc: LL cache:         ...   (built against 3.21 or later: only
+                                     with --cache-sim=yes)
      cmd: <program> <arg>...
      events: <event names>
      fl=<file>      when the file changes
@@ -28,6 +29,7 @@
 #include "cg_costs.h"
 #include "cg_file.h"
 #include "cg_options.h"
+#include "cg_vgcompat.h"
 
 const HChar* const cg_event_names[CG_N_EVENTS] = {
    "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw",
@@ -186,9 +188,11 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
       cg_file_forget(out);
       return;
    }
-   write_desc(out, "I1", I1);
-   write_desc(out, "D1", D1);
-   write_desc(out, "LL", LL);
+   if (cg_clo.cache_sim || !CG_CACHE_CONFIG_ONLY_IF_SIM) {
+      write_desc(out, "I1", I1);
+      write_desc(out, "D1", D1);
+      write_desc(out, "LL", LL);
+   }
    write_cmd(out);
    write_events(out);
    write_body(out, res);

@@ -19,6 +19,7 @@
 #include "cg_tier.h"
 #include "cg_tool.h"
 #include "cg_vexpasses.h"
+#include "cg_vgcompat.h"
 
 /* Printed width of n with thousands separators. */
 static Int grouped_width(ULong n)
@@ -81,7 +82,7 @@ static void print_cache_summary(const ULong* t, const Widths* w)
              percent(t[EV_LLI_MISS], at_least_one(ir)));
    VG_(umsg)("\n");
 
-   split_count_line("D   refs:     ", d_refs, dr, dw, w);
+   split_count_line(CG_SUMMARY_LABEL_D_REFS, d_refs, dr, dw, w);
    split_count_line("D1  misses:   ", d1_miss, t[EV_D1_READ_MISS],
                     t[EV_D1_WRITE_MISS], w);
    split_count_line("LLd misses:   ", dll_miss, t[EV_LL_READ_MISS],
@@ -138,7 +139,7 @@ void cg_summary_print(const CgOutputResult* res)
    w.first  = grouped_width(t[EV_DR] > t[EV_BC] ? t[EV_DR] : t[EV_BC]);
    w.second = grouped_width(t[EV_DW] > t[EV_BI] ? t[EV_DW] : t[EV_BI]);
 
-   count_line("I   refs:     ", t[EV_IR], &w);
+   count_line(CG_SUMMARY_LABEL_I_REFS, t[EV_IR], &w);
    if (cg_clo.cache_sim)
       print_cache_summary(t, &w);
    if (cg_clo.branch_sim)
