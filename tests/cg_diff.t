@@ -25,8 +25,9 @@ use File::Path qw(make_path);
 use File::Spec;
 use File::Temp qw(tempdir);
 use FindBin;
-use POSIX ();
 use Test::More;
+use lib "$FindBin::Bin/lib";
+use CgTest qw(run_captured slurp spew);
 
 my $TOP       = abs_path(File::Spec->catdir($FindBin::Bin, '..'));
 my $GOLDEN    = File::Spec->catdir($TOP, 'tests', 'golden', 'cg_diff');
@@ -37,59 +38,20 @@ my $CG_DIFF   = $ENV{CG_DIFF} ? abs_path($ENV{CG_DIFF}) : instantiate_script();
 # ---------------------------------------------------------------------------
 # Helpers
 
-sub slurp {
-    my ($path) = @_;
-    open(my $fh, '<:raw', $path) or die "cannot read $path: $!";
-    local $/;
-    my $s = <$fh>;
-    close $fh;
-    return $s;
-}
-
-sub spew {
-    my ($path, $text) = @_;
-    open(my $fh, '>:raw', $path) or die "cannot write $path: $!";
-    print {$fh} $text;
-    close $fh or die "cannot write $path: $!";
-    return $path;
-}
-
 # cg_diff.in with @PERL@ and @PACKAGE_VERSION@ filled in, as configure does.
 sub instantiate_script {
     my $text = slurp(File::Spec->catfile($TOP, 'cg_diff.in'));
     $text =~ s/\@PERL\@/$^X/g;
     $text =~ s/\@PACKAGE_VERSION\@/0.0-test/g;
-    my $path = spew(File::Spec->catfile($TMP, 'cg_diff'), $text);
+    my $path = File::Spec->catfile($TMP, 'cg_diff');
+    spew($path, $text);
     chmod 0755, $path or die "chmod $path: $!";
     return $path;
 }
 
-# Run @cmd in $dir; returns { status => exit code, out, err }.
-sub run_in {
-    my ($dir, @cmd) = @_;
-    my $out_file = File::Spec->catfile($TMP, 'run.stdout');
-    my $err_file = File::Spec->catfile($TMP, 'run.stderr');
-    my $pid = fork;
-    die "fork: $!" unless defined $pid;
-    if ($pid == 0) {
-        chdir $dir or die "chdir $dir: $!";
-        open(STDIN, '<', File::Spec->devnull) or die;
-        open(STDOUT, '>', $out_file) or die;
-        open(STDERR, '>', $err_file) or die;
-        exec { $cmd[0] } @cmd or do {
-            print STDERR "exec $cmd[0]: $!\n";
-            POSIX::_exit(127);
-        };
-    }
-    waitpid($pid, 0);
-    my $status = $? & 127 ? 128 + ($? & 127) : $? >> 8;
-    return { status => $status, out => slurp($out_file),
-             err => slurp($err_file) };
-}
-
 sub cg_diff_in {
     my ($dir, @args) = @_;
-    return run_in($dir, $CG_DIFF, @args);
+    return run_captured($dir, $CG_DIFF, @args);
 }
 
 # Split a cg_diff output into (header lines, blocks, summary line); each
@@ -160,7 +122,7 @@ sub annotate {
     copy(File::Spec->catfile($GOLDEN, 'src', 'work.c'), $src) or die;
     utime(1_000_000_000, 1_000_000_000, $src);
     spew(File::Spec->catfile($dir, 'diff.out'), $text);
-    return run_in($dir, $ANNOTATE, 'diff.out');
+    return run_captured($dir, $ANNOTATE, 'diff.out');
 }
 
 # ---------------------------------------------------------------------------
@@ -461,7 +423,7 @@ for my $t (@BAD_INPUTS) {
        . " the sum of the cost lines (6 6) for events Ir Dr\n",
        'summary disagrees: one warning line naming file, line and events');
     if (-x '/usr/bin/cg_diff') {
-        my $ref = run_in($dir, '/usr/bin/cg_diff', 'good.out', 'off.out');
+        my $ref = run_captured($dir, '/usr/bin/cg_diff', 'good.out', 'off.out');
         is($r->{out}, canonical($ref->{out}),
            'summary disagrees: stdout identical to 3.19 (blocks in our order)');
         is($ref->{status}, 0, 'summary disagrees: 3.19 exits 0 too');

@@ -28,11 +28,10 @@ use File::Basename qw(dirname);
 use File::Copy qw(copy);
 use File::Spec;
 use File::Temp qw(tempdir);
-use POSIX qw(WIFEXITED WEXITSTATUS WIFSIGNALED WTERMSIG);
 use Test::More;
 use FindBin;
 use lib "$FindBin::Bin/lib";
-use CgTest qw(slurp spew);
+use CgTest qw(run_captured slurp spew);
 use Time::HiRes qw(time);
 
 my $TESTS   = dirname(abs_path(__FILE__));
@@ -83,29 +82,11 @@ sub fresh_dir {
 # Run $exe (with argv[0] "cg_merge") in $dir; capture everything.
 sub run_tool {
     my ($exe, $dir, @args) = @_;
-    my $cap = File::Spec->catfile($TMP, 'capture' . ++$dir_serial);
-    my $pid = fork();
-    die "fork: $!\n" unless defined $pid;
-    if ($pid == 0) {
-        chdir $dir or POSIX::_exit(126);
-        open(STDIN, '<', '/dev/null');
-        open(STDOUT, '>:raw', "$cap.out") or POSIX::_exit(126);
-        open(STDERR, '>:raw', "$cap.err") or POSIX::_exit(126);
-        { no warnings 'exec'; exec { $exe } 'cg_merge', @args; }
-        POSIX::_exit(127);
-    }
     my $t0 = time;
-    waitpid($pid, 0);
-    my $st = $?;
-    return {
-        status  => WIFEXITED($st) ? WEXITSTATUS($st) : -1,
-        signal  => WIFSIGNALED($st) ? WTERMSIG($st) : 0,
-        stdout  => slurp("$cap.out"),
-        stderr  => slurp("$cap.err"),
-        elapsed => time - $t0,
-        outfile => -e "$dir/$OUT" ? slurp("$dir/$OUT") : undef,
-        files   => [ list_dir($dir) ],
-    };
+    my $r = run_captured({ dir => $dir, argv0 => 'cg_merge' }, $exe, @args);
+    return { %$r, elapsed => time - $t0,
+             outfile => -e "$dir/$OUT" ? slurp("$dir/$OUT") : undef,
+             files   => [ list_dir($dir) ] };
 }
 
 sub list_dir {
@@ -120,10 +101,10 @@ sub list_dir {
 sub same_results {
     my ($got, $want, $label, $no_stderr) = @_;
     is($got->{status}, $want->{status}, "$label: exit status");
-    ok($got->{stdout} eq $want->{stdout}, "$label: stdout identical")
-        or diag(first_difference($got->{stdout}, $want->{stdout}));
-    ok($got->{stderr} eq $want->{stderr}, "$label: stderr identical")
-        or diag("got:\n$got->{stderr}want:\n$want->{stderr}")
+    ok($got->{out} eq $want->{out}, "$label: stdout identical")
+        or diag(first_difference($got->{out}, $want->{out}));
+    ok($got->{err} eq $want->{err}, "$label: stderr identical")
+        or diag("got:\n$got->{err}want:\n$want->{err}")
         unless $no_stderr;
     is(defined $got->{outfile}, defined $want->{outfile},
        "$label: -o file existence");
@@ -170,8 +151,8 @@ sub expected_result {
     $status =~ s/\s+\z//;
     return {
         status  => $status,
-        stdout  => slurp("$base.stdout"),
-        stderr  => slurp("$base.stderr"),
+        out     => slurp("$base.stdout"),
+        err     => slurp("$base.stderr"),
         outfile => -e "$base.outfile" ? slurp("$base.outfile") : undef,
     };
 }
@@ -208,7 +189,7 @@ sub test_golden {
         same_results($got, $want, "golden $name", defined $one_line);
         if (defined $one_line) {
             isnt($want->{status}, 0, "golden $name: 3.19 fails");
-            is($got->{stderr}, "$one_line\n", "golden $name: one-line error");
+            is($got->{err}, "$one_line\n", "golden $name: one-line error");
         }
         next unless $have_oracle;
         my $ref = run_tool($ORACLE, fresh_dir(@args), @args);
@@ -313,7 +294,7 @@ sub check_failure {
     my ($r, $file, $line, $msg, $label) = @_;
     isnt($r->{status}, 0, "$label: non-zero exit");
     is($r->{signal}, 0, "$label: no crash");
-    is($r->{stderr}, one_line_error($file, $line, $msg),
+    is($r->{err}, one_line_error($file, $line, $msg),
        "$label: one line naming $file" . ($line ? " line $line" : ''));
     is($r->{outfile}, undef, "$label: no -o file");
     my @stray = grep { /cg_merge-/ } @{ $r->{files} };
@@ -418,14 +399,14 @@ sub test_output_errors {
     my $dir = fresh_dir('sum.cgout');
     my $r = run_tool($ours, $dir, '-o', 'no/such/dir/out', 'sum.cgout');
     isnt($r->{status}, 0, 'uncreatable output: non-zero exit');
-    is($r->{stderr}, 'cg_merge: no/such/dir/out: cannot create output file:'
+    is($r->{err}, 'cg_merge: no/such/dir/out: cannot create output file:'
        . " No such file or directory\n", 'uncreatable output: one line');
 
     SKIP: {
         skip '/dev/full not available', 2 unless -c '/dev/full';
         $r = run_tool($ours, $dir, '-o', '/dev/full', 'sum.cgout');
         isnt($r->{status}, 0, 'unwritable output: non-zero exit');
-        is($r->{stderr}, 'cg_merge: /dev/full: error writing output file:'
+        is($r->{err}, 'cg_merge: /dev/full: error writing output file:'
            . " No space left on device\n", 'unwritable output: one line');
     }
     test_write_failure_keeps_old_file();
@@ -444,7 +425,7 @@ sub test_write_failure_keeps_old_file {
     }
     isnt($r->{status}, 0, 'write failure: non-zero exit');
     # (argv[0] is the path here: sh runs the program.)
-    like($r->{stderr},
+    like($r->{err},
          qr{\A\S*cg_merge: \Q$OUT\E: error writing output file: File too large\n\z},
          'write failure: one line');
     is($r->{outfile}, "old contents\n", 'write failure: old file untouched');
@@ -461,7 +442,7 @@ sub test_output_replacement {
     my $r = run_tool($ours, $dir, '-o', $OUT, 'sum.cgout');
     is($r->{status}, 0, 'replace through symlink: exit 0');
     ok(-l "$dir/$OUT", 'replace through symlink: link kept');
-    my $want = run_tool($ours, $dir, 'sum.cgout')->{stdout};
+    my $want = run_tool($ours, $dir, 'sum.cgout')->{out};
     ok(slurp("$dir/target.cgout") eq $want, 'replace through symlink: target written');
     is((stat "$dir/target.cgout")[2] & 07777, 0640, 'replace: mode kept');
     is(join(' ', grep { /cg_merge-/ } list_dir($dir)), '',
@@ -476,8 +457,8 @@ sub test_output_replacement {
 sub test_version {
     my $r = run_tool($ours, fresh_dir(), '--version');
     is($r->{status}, 0, '--version: exit 0');
-    is($r->{stdout}, "cg_merge (cachegrind-ng) 0.1.0\n", '--version: text');
-    is($r->{stderr}, '', '--version: nothing on stderr');
+    is($r->{out}, "cg_merge (cachegrind-ng) 0.1.0\n", '--version: text');
+    is($r->{err}, '', '--version: nothing on stderr');
     return;
 }
 
@@ -576,7 +557,7 @@ sub report_scale_memory {
         return;
     }
     my $r = run_tool($time, $dir, '-v', $ours, '-o', $OUT, @inputs);
-    my $kb = peak_rss_kb($r->{stderr});
+    my $kb = peak_rss_kb($r->{err});
     diag(defined $kb ? "scale: peak RSS $kb kB" : 'scale: peak RSS unknown');
     return;
 }
@@ -595,14 +576,14 @@ sub test_round_trip {
         # accepts back, so the hand-written wrap-around case is left out.)
         if ($inputs->[0] !~ /^edge-/) {
             my $again = run_tool($ours, $dir, $OUT);
-            ok($again->{stdout} eq $r->{outfile},
+            ok($again->{out} eq $r->{outfile},
                "round trip @$inputs: merging the result alone changes nothing");
         }
         SKIP: {
             skip "$ANNOTATE not found", 1 unless -x $ANNOTATE;
             my $ann = run_tool($ANNOTATE, $dir, $OUT);
             is($ann->{status}, 0, "round trip @$inputs: cg_annotate accepts it")
-                or diag($ann->{stderr});
+                or diag($ann->{err});
         }
     }
     return;

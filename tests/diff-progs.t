@@ -108,46 +108,21 @@ for my $base (qw(matrix_walk pointer_chase branches)) {
     }
 }
 
-if (defined $ENV{CG_ONLY} && $ENV{CG_ONLY} ne '') {
-    my $re = qr/$ENV{CG_ONLY}/;
-    @cases = grep { $_->{label} =~ $re } @cases;
-}
-
-my ($n, $identical) = (0, 0);
+my $identical = 0;
 my $t0 = time;
 
-run_parallel(
-    \@cases,
-    sub {
-        my ($c) = @_;
-        return run_pair($c->{opts}, $c->{cmd}, %{ $c->{run} });
-    },
-    sub {
-        my ($c, $r) = @_;
-        $n++;
-        subtest $c->{label} => sub {
-            if ($r->{error}) {
-                fail("$c->{label}: run the case");
-                diag($r->{error});
-                return;
-            }
-            my ($ref, $ours) = ($r->{ref}, $r->{ours});
-            # Sanity checks on the reference itself, so that a broken
-            # fixture is not mistaken for agreement.
-            like($ref->{stdout}, qr/^\Q$c->{base}\E\b/m, "$c->{label}: reference client output")
-                or diag("  ref stdout: $ref->{stdout}\n  ref stderr:\n$ref->{stderr}");
-            if ($c->{status}) {
-                is(_status($ref->{status}), $c->{status}, "$c->{label}: reference exit status");
-            } else {
-                is(_status($ref->{status}), 'exit 0', "$c->{label}: reference exit status");
-            }
-            my $same = compare_runs($ref, $ours, $c->{label}, expect_files => $c->{files});
-            $identical++ if $same;
-            note("$c->{label}: matched on attempt $r->{attempts}")
-                if $r->{attempts} > 1 && $r->{matched};
-        };
-    },
-);
+my $n = run_cases(\@cases, sub {
+    my ($c, $r) = @_;
+    my ($ref, $ours) = ($r->{ref}, $r->{ours});
+    # Sanity checks on the reference itself, so that a broken
+    # fixture is not mistaken for agreement.
+    like($ref->{stdout}, qr/^\Q$c->{base}\E\b/m, "$c->{label}: reference client output")
+        or diag("  ref stdout: $ref->{stdout}\n  ref stderr:\n$ref->{stderr}");
+    is(_status($ref->{status}), $c->{status} || 'exit 0', "$c->{label}: reference exit status");
+    $identical++ if compare_runs($ref, $ours, $c->{label}, expect_files => $c->{files});
+    note("$c->{label}: matched on attempt $r->{attempts}")
+        if $r->{attempts} > 1 && $r->{matched};
+});
 
 diag(sprintf('compared %d program x option cases, %d identical (%.0fs)',
              $n, $identical, time - $t0));

@@ -82,36 +82,20 @@ for my $p (@PROGRAMS) {
                        cmd => [$path, @$args], run => $run };
     }
 }
-if (defined $ENV{CG_ONLY} && $ENV{CG_ONLY} ne '') {
-    my $re = qr/$ENV{CG_ONLY}/;
-    @cases = grep { $_->{label} =~ $re } @cases;
-}
 
 SKIP: {
     skip("$_ is not installed", 1) for @skipped;
 }
 
-my ($n, $identical) = (0, 0);
-run_parallel(
-    \@cases,
-    sub { my ($c) = @_; return run_pair($c->{opts}, $c->{cmd}, %{ $c->{run} }) },
-    sub {
-        my ($c, $r) = @_;
-        $n++;
-        subtest $c->{label} => sub {
-            if ($r->{error}) {
-                fail("$c->{label}: run the case");
-                diag($r->{error});
-                return;
-            }
-            my ($ref, $ours) = ($r->{ref}, $r->{ours});
-            is($ref->{status}, 0, "$c->{label}: reference exit status 0")
-                or diag("  ref stderr:\n$ref->{stderr}");
-            ok(length($ref->{stdout}) > 0, "$c->{label}: reference client output");
-            $identical++ if compare_runs($ref, $ours, $c->{label}, expect_files => 1);
-        };
-    },
-);
+my $identical = 0;
+my $n = run_cases(\@cases, sub {
+    my ($c, $r) = @_;
+    my ($ref, $ours) = ($r->{ref}, $r->{ours});
+    is($ref->{status}, 0, "$c->{label}: reference exit status 0")
+        or diag("  ref stderr:\n$ref->{stderr}");
+    ok(length($ref->{stdout}) > 0, "$c->{label}: reference client output");
+    $identical++ if compare_runs($ref, $ours, $c->{label}, expect_files => 1);
+});
 
 diag("compared $n real-program x option cases, $identical identical"
      . (@skipped ? ' (not installed: ' . join(', ', @skipped) . ')' : ''));

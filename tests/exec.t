@@ -139,7 +139,7 @@ my @cases;
 for my $feature (qw(phases vectors both)) {
     for my $tc (qw(no yes)) {
         for my $mode (qw(exec fail fork-exec)) {
-            push @cases, { id => "exec_self $mode, $feature, --trace-children=$tc",
+            push @cases, { label => "exec_self $mode, $feature, --trace-children=$tc",
                            feature => $feature, tc => $tc, mode => $mode };
         }
     }
@@ -167,7 +167,7 @@ sub exec_message {
 
 sub check_case {
     my ($c, $r) = @_;
-    my ($id, $mode, $tc, $feature) = @$c{qw(id mode tc feature)};
+    my ($id, $mode, $tc, $feature) = @$c{qw(label mode tc feature)};
     my ($ref, $ours) = @$r{qw(ref ours)};
     check_banner($ref, $id, 'ref');
     check_banner($ours, $id, 'ours');
@@ -250,12 +250,6 @@ sub check_case {
     return;
 }
 
-run_parallel(\@cases, \&run_case, sub {
-    my ($c, $r) = @_;
-    subtest $c->{id} => sub {
-        if ($r->{error}) { fail("$c->{id}: $r->{error}"); return }
-        check_case($c, $r);
-    };
-});
+run_cases(\@cases, \&check_case, \&run_case);
 
 done_testing();

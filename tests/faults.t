@@ -310,7 +310,7 @@ my $OOM_MESSAGE = qr/Valgrind's memory management: out of memory:/;
 # The cases
 
 my @cases;
-sub case { my ($id, %c) = @_; push @cases, { id => $id, %c }; return }
+sub case { my ($id, %c) = @_; push @cases, { label => $id, %c }; return }
 
 for my $opt (qw(O0 O2)) {
     # fd 2 taken away from Valgrind's stderr.
@@ -461,7 +461,7 @@ sub run_case {
 
 sub check_case {
     my ($c, $r) = @_;
-    my $id = $c->{id};
+    my $id = $c->{label};
     my $k = $c->{kind};
     if ($r->{error}) {
         fail("$id: $r->{error}");
@@ -568,9 +568,6 @@ sub check_case {
     return;
 }
 
-run_parallel(\@cases, \&run_case, sub {
-    my ($c, $r) = @_;
-    subtest $c->{id} => sub { check_case($c, $r) };
-});
+run_cases(\@cases, \&check_case, \&run_case);
 
 done_testing();

@@ -20,9 +20,8 @@ my $progs = build_progs();
 my $dir = tempdir('cgrt-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
 
 sub annotate {
-    my ($annotator, $file) = @_;
-    my $out = `cd '$dir' && '$annotator' '$file' 2>&1`;
-    return ($? >> 8, $out);
+    my $r = run_captured($dir, @_);
+    return ($r->{status}, $r->{out} . $r->{err});
 }
 
 for my $case (['matrix_walk-O2', []], ['branches-O2', ['--branch-sim=yes']],

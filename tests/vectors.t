@@ -93,56 +93,39 @@ if (my $py = which('python3')) {
     SKIP: { skip('python3 is not installed: no rnd vector', 1) }
 }
 
-if (defined $ENV{CG_ONLY} && $ENV{CG_ONLY} ne '') {
-    my $re = qr/$ENV{CG_ONLY}/;
-    @cases = grep { $_->{label} =~ $re } @cases;
-}
-
-my ($n, $identical) = (0, 0);
-run_parallel(
-    \@cases,
-    sub { my ($c) = @_; return run_pair($c->{opts}, $c->{cmd}) },
-    sub {
-        my ($c, $r) = @_;
-        $n++;
-        subtest $c->{label} => sub {
-            if ($r->{error}) {
-                fail("$c->{label}: run the case");
-                diag($r->{error});
-                return;
+my $identical = 0;
+my $n = run_cases(\@cases, sub {
+    my ($c, $r) = @_;
+    my ($ref, $ours) = ($r->{ref}, $r->{ours});
+    is(_status($ref->{status}), $c->{status} || 'exit 0', "$c->{label}: reference exit status");
+    $identical++ if compare_runs($ref, $ours, $c->{label}, expect_files => 1);
+    # The spec's numbers, for both tools.
+    for my $run ($ref, $ours) {
+        my $who = $run->{which};
+        my $cg  = @{ $run->{files} } ? parse_cgout(\$run->{files}[0]{content}) : undef;
+        if (defined $c->{summary}) {
+            is($cg ? $cg->{summary} : undef, $c->{summary},
+               "$c->{label}: $who summary: line is the spec's");
+        }
+        if ($c->{lines}) {
+            my @got = $cg ? grep { /^\d/ } @{ $cg->{lines} } : ();
+            is_deeply(\@got, $c->{lines}, "$c->{label}: $who count lines are the spec's");
+        }
+        if (defined $c->{bcm}) {
+            my %ev;
+            if ($cg && defined $cg->{summary}) {
+                @ev{ @{ $cg->{event_names} } } = split ' ', $cg->{summary};
             }
-            my ($ref, $ours) = ($r->{ref}, $r->{ours});
-            is(_status($ref->{status}), $c->{status} || 'exit 0', "$c->{label}: reference exit status");
-            $identical++ if compare_runs($ref, $ours, $c->{label}, expect_files => 1);
-            # The spec's numbers, for both tools.
-            for my $run ($ref, $ours) {
-                my $who = $run->{which};
-                my $cg  = @{ $run->{files} } ? parse_cgout(\$run->{files}[0]{content}) : undef;
-                if (defined $c->{summary}) {
-                    is($cg ? $cg->{summary} : undef, $c->{summary},
-                       "$c->{label}: $who summary: line is the spec's");
-                }
-                if ($c->{lines}) {
-                    my @got = $cg ? grep { /^\d/ } @{ $cg->{lines} } : ();
-                    is_deeply(\@got, $c->{lines}, "$c->{label}: $who count lines are the spec's");
-                }
-                if (defined $c->{bcm}) {
-                    my %ev;
-                    if ($cg && defined $cg->{summary}) {
-                        @ev{ @{ $cg->{event_names} } } = split ' ', $cg->{summary};
-                    }
-                    is($ev{Bcm}, $c->{bcm}, "$c->{label}: $who Bcm is the spec's");
-                }
-                for my $want (@{ $c->{stderr} || [] }) {
-                    my @l = split /\n/, normalise_stderr($run->{stderr});
-                    ok((grep { $_ eq "==PID== $want" } @l),
-                       "$c->{label}: $who stderr has '$want'")
-                        or diag("  $who stderr:\n$run->{stderr}");
-                }
-            }
-        };
-    },
-);
+            is($ev{Bcm}, $c->{bcm}, "$c->{label}: $who Bcm is the spec's");
+        }
+        for my $want (@{ $c->{stderr} || [] }) {
+            my @l = split /\n/, normalise_stderr($run->{stderr});
+            ok((grep { $_ eq "==PID== $want" } @l),
+               "$c->{label}: $who stderr has '$want'")
+                or diag("  $who stderr:\n$run->{stderr}");
+        }
+    }
+});
 
 diag("compared $n vector x option cases, $identical identical");
 done_testing();

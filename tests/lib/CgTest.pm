@@ -20,6 +20,7 @@ package CgTest;
 #   CG_ALLOW_SKIP=1    skip instead of failing when either tool is missing
 #   CG_RUN_TIMEOUT=S   seconds before a run is killed (default 180)
 #   CG_JOBS=N          concurrent cases in run_parallel (default 2)
+#   CG_ONLY=REGEX      run_cases runs only the cases whose label matches
 #   CG_KEEP_TMP=1      keep every run's temporary directory
 #   CG_TEST_NO_M32=1   act as if the kernel could not run 32-bit programs
 #                      (can_run_m32() says "kernel cannot run 32-bit
@@ -53,7 +54,7 @@ our @EXPORT_OK = qw(
     run_ref run_ours run_valgrind
     run_pair runs_match matches_reference keep_evidence
     parse_cgout normalise_stderr compare_runs check_banner
-    run_parallel case_label slurp spew which run_captured status_str
+    run_parallel run_cases case_label slurp spew which run_captured status_str
     REF_BANNER
     can_compile_m32 can_run_m32 host_lacks_cpu_feature host_cpus
     have_ref_tool
@@ -93,25 +94,32 @@ sub slurp {
     return defined $data ? $data : '';
 }
 
-# run_captured($dir, @cmd) -> { out, err, status }: runs @cmd (the first
-# element is the program's path, also its argv[0]) in $dir with stdin
-# from /dev/null, capturing stdout and stderr.
+# run_captured($dir, @cmd) -> { out, err, status, signal }: runs @cmd
+# (the first element is the program's path, also its argv[0]) in $dir
+# with stdin from /dev/null, capturing stdout and stderr.  status is the
+# exit code, or 128 + the signal for a program killed by one (as a shell
+# reports it), so that a crash never reads as success; signal is that
+# signal, else 0.  $dir may also be { dir => $dir, argv0 => $name }:
+# messages that start with argv[0] then carry no machine-specific path.
 sub run_captured {
-    my ($dir, @cmd) = @_;
+    my ($where, @cmd) = @_;
+    my %o = ref $where ? %$where : (dir => $where);
     my $cap = tempdir('cgcap-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
     my ($o, $e) = ("$cap/stdout", "$cap/stderr");
     my $pid = fork() // die "fork: $!\n";
     if ($pid == 0) {
-        chdir $dir                 or POSIX::_exit(126);
+        chdir $o{dir}              or POSIX::_exit(126);
         open(STDOUT, '>', $o)      or POSIX::_exit(126);
         open(STDERR, '>', $e)      or POSIX::_exit(126);
         open(STDIN, '<', '/dev/null');
-        { no warnings 'exec'; exec { $cmd[0] } @cmd; }
+        { no warnings 'exec'; exec { $cmd[0] } $o{argv0} // $cmd[0], @cmd[1 .. $#cmd]; }
+        print STDERR "cannot exec $cmd[0]: $!\n";
         POSIX::_exit(127);
     }
     waitpid($pid, 0);
-    my $status = $? >> 8;
-    return { out => slurp($o), err => slurp($e), status => $status };
+    my $signal = $? & 127;
+    return { out => slurp($o), err => slurp($e), signal => $signal,
+             status => $signal ? 128 + $signal : $? >> 8 };
 }
 
 sub spew {
@@ -1148,6 +1156,41 @@ sub run_parallel {
         }
     }
     return;
+}
+
+# run_cases(\@cases, $check, [$worker]) -> number of cases reported
+# First drops from @cases those whose label does not match $ENV{CG_ONLY}.
+# Then runs $worker->($case) for each through run_parallel (default
+# worker: run_pair($case->{opts}, $case->{cmd}, %{ $case->{run} })) and
+# reports each case, in order, as one subtest named $case->{label}: a
+# worker that died is one failed test "<label>: run the case" with the
+# error as diagnostic, else $check->($case, $result) makes the
+# assertions.  A case with a {skip} reason is not run: it is reported
+# as one skipped test.
+sub run_cases {
+    my ($cases, $check, $worker) = @_;
+    @$cases = grep { $_->{label} =~ /$ENV{CG_ONLY}/ } @$cases
+        if defined $ENV{CG_ONLY} && $ENV{CG_ONLY} ne '';
+    $worker //= sub { run_pair($_[0]{opts}, $_[0]{cmd}, %{ $_[0]{run} || {} }) };
+    my $n = 0;
+    run_parallel($cases, sub { defined $_[0]{skip} ? {} : $worker->($_[0]) }, sub {
+        my ($c, $r) = @_;
+        $n++;
+        if (defined $c->{skip}) {
+            Test::More::note("not run: $c->{label}");
+            SKIP: { Test::More::skip($c->{skip}, 1) }
+            return;
+        }
+        Test::More::subtest($c->{label} => sub {
+            if ($r->{error}) {
+                Test::More::fail("$c->{label}: run the case");
+                Test::More::diag($r->{error});
+                return;
+            }
+            $check->($c, $r);
+        });
+    });
+    return $n;
 }
 
 1;
