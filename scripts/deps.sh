@@ -14,8 +14,16 @@ check python3 python3
 check bzip2 bzip2
 check xz xz-utils
 check sqlite3 sqlite3
-check valgrind valgrind
-[ -f /usr/include/valgrind/pub_tool_basics.h ] || need="$need valgrind"
+if [ -n "$CG_VALGRIND" ]; then
+  # A Valgrind installed under a prefix of the user's: nothing to install.
+  if [ ! -x "$CG_VALGRIND/bin/valgrind" ]; then
+    echo "CG_VALGRIND=$CG_VALGRIND: no bin/valgrind under it" >&2
+    exit 1
+  fi
+else
+  check valgrind valgrind
+  [ -f /usr/include/valgrind/pub_tool_basics.h ] || need="$need valgrind"
+fi
 # 32-bit programs: the x86 variant of the tool needs a 32-bit compiler.
 if ! printf 'int main(void){return 0;}\n' \
      | gcc -m32 -x c -o /dev/null - >/dev/null 2>&1; then

@@ -54,6 +54,9 @@ sub make_script {
     while (my $line = <$in>) {
         $line =~ s/\@PERL\@/$^X/g;
         $line =~ s/\@PACKAGE_VERSION\@/$version/g;
+        # The default layout of Valgrind 3.19's cg_annotate, the reference
+        # here; what configure puts in is checked on the built script.
+        $line =~ s/\@CG_ANNOTATE_LAYOUT\@/3.19/g;
         print $out $line;
     }
     close $out or die;
@@ -689,6 +692,19 @@ SKIP: {
     } else {
         pass('round trip: no system cg_annotate to compare with');
     }
+}
+
+# The built script's default layout is that of the Valgrind built
+# against: its own cg_annotate's (new from 3.21 on).
+SKIP: {
+    skip 'the tree is not configured (no tests/lib/CgBuild.pm)', 1
+        unless -f "$top/tests/lib/CgBuild.pm" && -x "$top/cg_annotate";
+    require CgBuild;
+    my $want = CgBuild::vg_at_least(3, 21) ? 'new' : '3.19';
+    my $r = run_captured($tmp, "$top/cg_annotate", "--help");
+    my $help = $r->{out} . $r->{err};
+    like($help, qr/--layout=3\.19\|new .*\n.*\n.*\[\Q$want\E\]/,
+         "built cg_annotate: default --layout=$want (Valgrind $CgBuild::VG_VERSION)");
 }
 
 done_testing();

@@ -38,6 +38,7 @@ sub make_script {
     my $text = slurp("$top/$name.in");
     $text =~ s/\@PERL\@/$^X/g;
     $text =~ s/\@PACKAGE_VERSION\@/test/g;
+    $text =~ s/\@CG_ANNOTATE_LAYOUT\@/3.19/g;
     spew("$bin/$name", $text);
     chmod 0755, "$bin/$name" or die "chmod: $!";
     return;

@@ -15,8 +15,11 @@ use CgTest qw(:all);
 
 my $top = top_dir();
 -f "$top/Makefile" or BAIL_OUT('the tree is not configured: run sh scripts/build.sh');
+require CgBuild;
 
-my $system_tool = '/usr/libexec/valgrind/cachegrind-amd64-linux';
+# The Valgrind the tree is built against, wherever it is installed.
+my $system_tooldir = do { no warnings 'once'; $CgBuild::SYSTEM_TOOLDIR };
+my $system_tool = "$system_tooldir/cachegrind-amd64-linux";
 sub fingerprint {
     my ($path) = @_;
     open(my $fh, '<', $path) or return 'missing';
@@ -35,7 +38,7 @@ my $libexec = "$prefix/libexec/cachegrind-ng";
 ok(-x "$libexec/cachegrind-amd64-linux" && !-l "$libexec/cachegrind-amd64-linux",
    'our tool is installed as a file in libexec/cachegrind-ng');
 ok(-l "$libexec/memcheck-amd64-linux"
-   && readlink("$libexec/memcheck-amd64-linux") eq '/usr/libexec/valgrind/memcheck-amd64-linux',
+   && readlink("$libexec/memcheck-amd64-linux") eq "$system_tooldir/memcheck-amd64-linux",
    'the system tools are linked beside it');
 ok(-l "$libexec/vgpreload_core-amd64-linux.so", 'the core preload library is linked');
 ok(-x "$prefix/bin/valgrind", 'a valgrind launcher is installed in bin');
@@ -79,7 +82,8 @@ like($mc->{stderr}, qr/^==\d+== Memcheck, a memory error detector/m, '... the sy
 my $vlib = do {
     local $ENV{VALGRIND_LIB} = $libexec;
     my $dir = tempdir('cgrun-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
-    scalar `cd '$dir' && /usr/bin/valgrind --tool=cachegrind --cachegrind-out-file=/dev/null /bin/true 2>&1`;
+    my $vg = ref_valgrind();
+    scalar `cd '$dir' && '$vg' --tool=cachegrind --cachegrind-out-file=/dev/null /bin/true 2>&1`;
 };
 like($vlib, qr/Cachegrind-ng/, 'VALGRIND_LIB=<installed libexec> also selects our tool');
 

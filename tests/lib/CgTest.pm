@@ -3,9 +3,12 @@ package CgTest;
 # Shared code for the Cachegrind differential tests.
 #
 # Every test runs the same client under two tools and compares them:
-#   * the reference: the system Valgrind's Cachegrind, always invoked as
-#     /usr/bin/valgrind --tool=cachegrind with VALGRIND_LIB removed from
-#     the environment;
+#   * the reference: the Cachegrind of the Valgrind this tree is built
+#     against (tests/lib/CgBuild.pm, made by configure): the system's
+#     /usr/bin/valgrind --tool=cachegrind unless configure was given
+#     another Valgrind (--with-valgrind=PREFIX, then PREFIX/bin/valgrind),
+#     always with VALGRIND_LIB removed from the environment, its banner
+#     and release checked;
 #   * ours: $TOP/vg-in-place --tool=cachegrind.
 # Each run happens in a fresh temporary directory (its cwd), and the
 # results (exit status, stdout, stderr, Cachegrind output files) are
@@ -49,7 +52,7 @@ use Test::More ();
 use Time::HiRes qw(time sleep);
 
 our @EXPORT_OK = qw(
-    top_dir tests_dir build_root ref_valgrind ours_valgrind
+    top_dir tests_dir build_root ref_valgrind ref_vg_at_least ours_valgrind
     require_tools build_progs prog_names build_one
     run_ref run_ours run_valgrind
     run_pair runs_match matches_reference keep_evidence
@@ -61,8 +64,23 @@ our @EXPORT_OK = qw(
 );
 our %EXPORT_TAGS = (all => \@EXPORT_OK);
 
-use constant REF_VALGRIND => '/usr/bin/valgrind';
-use constant REF_BANNER_TEXT => 'Cachegrind, a cache and branch-prediction profiler';
+# The Valgrind the tree is built against; before configure has run (no
+# CgBuild.pm yet), the system's.
+my ($BUILD_VG, $BUILD_VG_VERSION, $BUILD_VG_NEW);
+BEGIN {
+    ($BUILD_VG, $BUILD_VG_VERSION, $BUILD_VG_NEW) = ('/usr/bin/valgrind', undef, 0);
+    if (eval { require CgBuild; 1 }) {
+        no warnings 'once';
+        $BUILD_VG         = $CgBuild::SYSTEM_VALGRIND;
+        $BUILD_VG_VERSION = $CgBuild::VG_VERSION;
+        $BUILD_VG_NEW     = CgBuild::vg_at_least(3, 21);
+    }
+}
+use constant REF_VALGRIND => $BUILD_VG;
+# Cachegrind describes itself differently from 3.21 on.
+use constant REF_DESC => $BUILD_VG_NEW ? 'a high-precision tracing profiler'
+                                       : 'a cache and branch-prediction profiler';
+use constant REF_BANNER_TEXT => 'Cachegrind, ' . REF_DESC;
 use constant TOOL_DESC => 'a cache and branch-prediction profiler';
 
 sub REF_BANNER { return REF_BANNER_TEXT }
@@ -83,6 +101,12 @@ sub top_dir       { return $TOP }
 sub tests_dir     { return $TESTS_DIR }
 sub build_root    { return File::Spec->catdir($TESTS_DIR, 'build') }
 sub ref_valgrind  { return REF_VALGRIND }
+# True if the reference (the Valgrind built against) is major.minor or later.
+sub ref_vg_at_least {
+    my ($major, $minor) = @_;
+    return 0 unless defined $BUILD_VG_VERSION;
+    return CgBuild::vg_at_least($major, $minor);
+}
 sub ours_valgrind { return File::Spec->catfile($TOP, 'vg-in-place') }
 
 sub slurp {
@@ -532,8 +556,8 @@ sub _pin_to_cpu {
 # The banner is the core's first line: "==PID== <Tool>, <description>".
 sub _banners {
     my ($stderr) = @_;
-    my $d = quotemeta(TOOL_DESC);
-    return map { /^==\d+== (.*), $d$/ ? ($1) : () } split /\n/, $stderr;
+    my $d = join('|', map { quotemeta } TOOL_DESC, REF_DESC);
+    return map { /^==\d+== (.*), (?:$d)$/ ? ($1) : () } split /\n/, $stderr;
 }
 
 sub _check_banner_into {
@@ -550,9 +574,15 @@ sub _check_banner_into {
         $err = "no '..., " . TOOL_DESC . "' banner line on stderr" unless $quiet;
     } elsif ($res->{which} eq 'ref') {
         my @bad = grep { $_ ne 'Cachegrind' } @b;
-        $err = "reference banner is '$bad[0], ...', expected exactly '"
-             . REF_BANNER_TEXT . "': " . REF_VALGRIND . ' is not the system Cachegrind'
-            if @bad;
+        my ($release) = $res->{stderr} =~ /^==\d+== Using Valgrind-(\S+) /m;
+        if (@bad || $res->{stderr} !~ /^==\d+== \Q${\ REF_BANNER_TEXT}\E$/m) {
+            $err = "reference banner is not exactly '" . REF_BANNER_TEXT . "': "
+                 . REF_VALGRIND . ' is not the Cachegrind of the Valgrind built against';
+        } elsif (defined $BUILD_VG_VERSION && defined $release
+                 && $release ne $BUILD_VG_VERSION) {
+            $err = "reference is Valgrind $release, the tree is built against "
+                 . "$BUILD_VG_VERSION: " . REF_VALGRIND . ' is not that Valgrind';
+        }
     } else {
         my @bad = grep { $_ eq 'Cachegrind' } @b;
         $err = "our run printed the system tool's banner '" . REF_BANNER_TEXT
@@ -686,13 +716,13 @@ sub parse_cgout {
 # in particular the summary, is kept verbatim.
 sub normalise_stderr {
     my ($text) = @_;
-    my $d = quotemeta(TOOL_DESC);
+    my $d = join('|', map { quotemeta } TOOL_DESC, REF_DESC);
     my @out;
     for my $l (split /\n/, $text, -1) {
         $l =~ s/^==\d+==/==PID==/;
         $l =~ s/^--\d+--/--PID--/;
         $l =~ s/^\*\*\d+\*\*/**PID**/;
-        next if $l =~ /^==PID== .*, $d$/;
+        next if $l =~ /^==PID== .*, (?:$d)$/;
         next if $l =~ /^==PID== Copyright \(C\)/;
         next if $l =~ /^==PID== Using Valgrind-/;
         push @out, $l;
