@@ -164,8 +164,7 @@ static void write_body(CgFile* out, CgOutputResult* res)
 
 static void report_cannot_open(const HChar* name)
 {
-   VG_(umsg)("error: can't open cache simulation output file '%s'\n", name);
-   VG_(umsg)("       ... so simulation results will be missing.\n");
+   VG_(umsg)(CG_CANNOT_OPEN_OUTPUT_FMT, name);
 }
 
 void cg_output_expect_file(void)

@@ -35,6 +35,14 @@
 #define CG_SUMMARY_LABEL_D_REFS \
    (CG_VG_AT_LEAST(3, 21) ? "D refs:       " : "D   refs:     ")
 
+/* The message when cachegrind.out cannot be opened (a %s: its name). */
+#define CG_CANNOT_OPEN_OUTPUT_FMT                                        \
+   (CG_VG_AT_LEAST(3, 21)                                                \
+    ? "error: can't open output data file '%s'\n"                       \
+      "       ... so detailed results will be missing.\n"               \
+    : "error: can't open cache simulation output file '%s'\n"           \
+      "       ... so simulation results will be missing.\n")
+
 /* Fresh zeroed memory from the address space manager, outside the
    client's range; NULL if there is none. */
 static inline void* cg_shadow_alloc(SizeT bytes)

@@ -99,6 +99,7 @@ use Test::More;
 use CgTest qw(:all);
 
 require_tools();
+simulate_caches();   # a test of the cache simulation, with any release's defaults
 {
     my ($have, $why) = have_ref_tool('exp-bbv');
     plan skip_all => $why unless $have;

@@ -23,6 +23,7 @@ use Test::More;
 use CgTest qw(:all);
 
 require_tools();
+simulate_caches();   # a test of the cache simulation, with any release's defaults
 
 my $SRC    = File::Spec->catdir(tests_dir(), 'progs-control');
 my $BIN    = File::Spec->catdir(build_root(), 'control');

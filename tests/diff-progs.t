@@ -19,6 +19,7 @@ use File::Path qw(remove_tree);
 use CgTest qw(:all);
 
 require_tools();
+simulate_caches();   # a test of the cache simulation, with any release's defaults
 
 my $bins = eval { build_progs() };
 if (!$bins) {

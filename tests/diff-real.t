@@ -17,6 +17,7 @@ use Test::More;
 use CgTest qw(:all);
 
 require_tools();
+simulate_caches();   # a test of the cache simulation, with any release's defaults
 
 # Inputs live in one directory shared by the reference and our runs, so
 # that both see exactly the same command line.

@@ -40,6 +40,7 @@ use Test::More;
 use CgTest qw(:all);
 
 require_tools();
+simulate_caches();   # a test of the cache simulation, with any release's defaults
 
 my $SRC  = File::Spec->catdir(tests_dir(), 'progs-faults');
 my $CC   = defined $ENV{CC} && $ENV{CC} ne '' ? $ENV{CC} : 'gcc';

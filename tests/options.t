@@ -52,7 +52,11 @@ my @good = (
     '--cache-sim=no --branch-sim=no',
 );
 
-plan tests => 1 + 2 * @bad + @good;
+plan tests => 2 + 2 * @bad + @good;
+
+# The checks of cache geometries apply to a cache simulation, which
+# Valgrind 3.21 and later run only on request.
+simulate_caches();
 
 # Errors found while parsing options end the run before the banner, so
 # the banner check that guards every comparison is made once here.
@@ -98,3 +102,11 @@ for my $opts (@good) {
         is($pair->{ours}{exit_code}, 0, "$opts: exit 0");
     };
 }
+
+# No option at all: the release's own defaults (from 3.21 on, no cache
+# simulation, no cache configuration reported, no desc: lines).
+simulate_caches(0);
+my $defaults = run_pair([], ['/bin/true']);
+subtest 'no options: the defaults of the Cachegrind built against' => sub {
+    compare_runs($defaults->{ref}, $defaults->{ours}, 'defaults', expect_files => 1);
+};

@@ -15,6 +15,7 @@ use lib "$FindBin::Bin/lib";
 use File::Temp qw(tempdir);
 use Test::More;
 use CgTest qw(:all);
+simulate_caches();   # a test of the cache simulation, with any release's defaults
 
 -x ours_valgrind() or BAIL_OUT('no ./vg-in-place: build the tree first (sh scripts/build.sh)');
 
@@ -55,9 +56,9 @@ sub same_as_reference {
                                  ['--cachegrind-out-file=/nonexistent-dir-cg/out'],
                                  expect_files => 0);
     like($pair->{ours}{stderr},
-         qr/error: can't open cache simulation output file '\/nonexistent-dir-cg\/out'/,
+         qr/error: can't open (?:cache simulation output|output data) file '\/nonexistent-dir-cg\/out'/,
          'unwritable path: error names the file');
-    like($pair->{ours}{stderr}, qr/I   refs:      0\n/, 'unwritable path: summary is zero');
+    like($pair->{ours}{stderr}, qr/I(?:   refs:      | refs:        )0\n/, 'unwritable path: summary is zero');
 }
 
 # The other files' open errors: one line each, however many records
@@ -187,7 +188,7 @@ SKIP: {
             is($res->{exit_code}, 0, "$what on a full file system: the run still succeeds");
         }
         like(run_ours(["--cachegrind-out-file=$mnt/cg.out"], $client)->{stderr},
-             qr/^==\d+== I   refs:\s+[1-9]/m,
+             qr/^==\d+== I +refs:\s+[1-9]/m,
              'main file on a full file system: the summary has the real totals');
     }
 }

@@ -14,6 +14,7 @@ use File::Spec;
 use File::Temp qw(tempdir);
 use Test::More;
 use CgTest qw(:all);
+simulate_caches();   # a test of the cache simulation, with any release's defaults
 
 my $top = top_dir();
 -x "$top/cg_phases" or BAIL_OUT('cg_phases is not built: run sh scripts/build.sh');

@@ -21,6 +21,7 @@ use Test::More;
 use CgTest qw(:all);
 
 require_tools();
+simulate_caches();   # a test of the cache simulation, with any release's defaults
 my $progs = build_progs();
 
 # "translations: ..." from a --stats=yes run of ours.

@@ -8,6 +8,7 @@ use lib "$FindBin::Bin/lib";
 use File::Spec;
 use Test::More;
 use CgTest qw(:all);
+simulate_caches();   # a test of the cache simulation, with any release's defaults
 
 -x ours_valgrind() or BAIL_OUT('no ./vg-in-place: build the tree first (sh scripts/build.sh)');
 

@@ -54,7 +54,7 @@ use Time::HiRes qw(time sleep);
 our @EXPORT_OK = qw(
     top_dir tests_dir build_root ref_valgrind ref_vg_at_least ours_valgrind
     require_tools build_progs prog_names build_one
-    run_ref run_ours run_valgrind
+    run_ref run_ours run_valgrind simulate_caches
     run_pair runs_match matches_reference keep_evidence
     parse_cgout normalise_stderr compare_runs check_banner
     run_parallel run_cases case_label slurp spew which run_captured status_str
@@ -371,6 +371,14 @@ sub run_ours { my ($opts, $cmd, %a) = @_; return run_valgrind('ours', $opts, $cm
 # is added in front of the caller's options. Output files are collected
 # from the run's cwd: a caller-chosen file name must therefore be
 # relative or point there.
+# simulate_caches([$on]): every later Cachegrind run of the test file that
+# does not say --cache-sim=... asks for --cache-sim=yes where the
+# reference is Valgrind 3.21 or later, whose default is no; so a test of
+# the cache simulation tests it against every release, as 3.19's default
+# did.  simulate_caches(0) turns that off again (a test of the defaults).
+my $SIMULATE_CACHES = 0;
+sub simulate_caches { my ($on) = @_; $SIMULATE_CACHES = $on // 1; return }
+
 sub run_valgrind {
     my ($which, $opts, $cmd, %args) = @_;
     die "run_valgrind: which must be ref or ours\n" unless $which =~ /^(?:ref|ours)$/;
@@ -389,6 +397,9 @@ sub run_valgrind {
     my $out_stdout = File::Spec->catfile($base, 'stdout');
     my $out_stderr = File::Spec->catfile($base, 'stderr');
 
+    unshift @opts, '--cache-sim=yes'
+        if $SIMULATE_CACHES && $tool eq 'cachegrind' && ref_vg_at_least(3, 21)
+           && !grep { /^--cache-sim=/ } @opts;
     my $user_out = grep { /^--cachegrind-out-file=/ } @opts;
     unshift @opts, "--cachegrind-out-file=$cwd/cg.out.%p"
         unless $user_out || $args{default_out} || $tool ne 'cachegrind';
