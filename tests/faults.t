@@ -34,6 +34,10 @@ use CgTest qw(:all);
 
 require_tools();
 simulate_caches();   # a test of the cache simulation, with any release's defaults
+# Started under nohup(1), the tests would hand the clients SIGHUP ignored
+# (an ignored signal stays ignored across exec), and the SIGHUP cases
+# need its default action.
+$SIG{HUP} = 'DEFAULT';
 
 my $SRC  = File::Spec->catdir(tests_dir(), 'progs-faults');
 my $BIN  = File::Spec->catdir(build_root(), 'faults');
