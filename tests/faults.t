@@ -334,7 +334,7 @@ for my $opt (qw(O0 O2)) {
     # takes the miss) may not be: up to four pairs of runs.
     for my $mode (qw(blocked exit)) {
         case("thread_exit $mode -$opt", kind => 'pair', cmd => [ $bin{"thread_exit-$opt"}, $mode ],
-             expect_files => 1, expect_status => 5, attempts => 4);
+             expect_files => 1, expect_status => 5, attempts => 6);
     }
     # exec.
     for my $tc (qw(no yes)) {
