@@ -531,24 +531,41 @@ static const HChar* path_of(DiEpoch epoch, const HChar* dir,
    symbol table; either may be missing independently. */
 static CostCentre* last_cc;
 
-CostCentre* cg_costs_for_instr(Addr instr_addr, Bool count_lookup_stats)
+static void describe(Addr instr_addr, const HChar** path,
+                     const HChar** fn, UInt* line, Bool* has_file_line,
+                     Bool* has_fn)
 {
    DiEpoch epoch = VG_(current_DiEpoch)();
    const HChar *file, *dir;
-   const HChar *path, *fn;
-   UInt line = 0;
-   Bool has_file_line, has_fn;
 
    if (unknown_name == NULL)
       unknown_name = intern(UNKNOWN_NAME);
-   has_file_line = VG_(get_filename_linenum)(epoch, instr_addr,
-                                             &file, &dir, &line);
-   path = has_file_line ? path_of(epoch, dir, file) : unknown_name;
-   if (!has_file_line)
-      line = 0;
+   *line = 0;
+   *has_file_line = VG_(get_filename_linenum)(epoch, instr_addr,
+                                              &file, &dir, line);
+   *path = *has_file_line ? path_of(epoch, dir, file) : unknown_name;
+   if (!*has_file_line)
+      *line = 0;
+   *fn = function_name(epoch, instr_addr, has_fn);
+}
 
-   fn = function_name(epoch, instr_addr, &has_fn);
+void cg_costs_describe(Addr instr_addr, const HChar** path, const HChar** fn,
+                       Int* line)
+{
+   Bool has_file_line, has_fn;
+   UInt l;
 
+   describe(instr_addr, path, fn, &l, &has_file_line, &has_fn);
+   *line = (Int)l;
+}
+
+CostCentre* cg_costs_for_instr(Addr instr_addr, Bool count_lookup_stats)
+{
+   const HChar *path, *fn;
+   UInt line;
+   Bool has_file_line, has_fn;
+
+   describe(instr_addr, &path, &fn, &line, &has_file_line, &has_fn);
    if (count_lookup_stats)
       count_lookup(has_file_line, has_fn);
    /* Consecutive instructions mostly share their line: the last one's

@@ -104,6 +104,10 @@ void        cg_costs_for_each(void (*fn)(CostCentre* cc, void* arg),
 /* `count_lookup_stats`: False when translating again a block already
    counted (a promotion), so that --stats=yes matches the reference. */
 CostCentre* cg_costs_for_instr(Addr instr_addr, Bool count_lookup_stats);
+/* The file, function and line cg_costs_for_instr would give, interned,
+   without making a cost centre. */
+void        cg_costs_describe(Addr instr_addr, const HChar** file,
+                              const HChar** fn, Int* line);
 /* All cost centres, in output order (file, function, line).  The
    array is the caller's to free. */
 CostCentre** cg_costs_sorted(UInt* n_out);

@@ -38,11 +38,13 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 #include "cg_deliver.h"
+#include "cg_alloc.h"
 #include "cg_bbv.h"
 #include "cg_branch.h"
 #include "cg_cache.h"
 #include "cg_checkers.h"
 #include "cg_control.h"
+#include "cg_data.h"
 #include "cg_intervals.h"
 #include "cg_log.h"
 #include "cg_log_entry.h"
@@ -62,6 +64,9 @@ void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,
    d->block = block;
    d->have_last_fetch = False;
    d->last_fetch_block = 0;
+   d->n_data_sites = 0;
+   d->data_instr = NULL;
+   d->data_ordinal = 0;
 }
 
 /* Longest x86/amd64 instruction; client-request preambles are longer
@@ -402,11 +407,53 @@ static const SizedDataHelper sized_data_helpers[] = {
    SIZED(1), SIZED(2), SIZED(4), SIZED(8), SIZED(16), SIZED(32)
 };
 #undef SIZED
+/* --data-profile: every access is attributed, so every access calls
+   (no MRU filter: a filtered hit would not be classified). */
+static DataSite* data_site(Delivery* d, const InstrInfo* instr, Int size,
+                           Bool is_write)
+{
+   DataSite* site;
+   UInt i, ordinal;
+
+   if (d->data_instr != instr) {
+      d->data_instr = instr;
+      d->data_ordinal = 0;
+   }
+   ordinal = d->data_ordinal++;
+   for (i = 0; i < d->n_data_sites; i++)
+      if (d->data_sites[i].instr_addr == instr->addr
+          && d->data_sites[i].ordinal == ordinal
+          && cg_data_site_is(d->data_sites[i].site, size, is_write))
+         return d->data_sites[i].site;
+   site = cg_data_new_site(instr->cc, size, is_write);
+   if (d->n_data_sites < sizeof d->data_sites / sizeof d->data_sites[0]) {
+      d->data_sites[d->n_data_sites].instr_addr = instr->addr;
+      d->data_sites[d->n_data_sites].ordinal = ordinal;
+      d->data_sites[d->n_data_sites].site = site;
+      d->n_data_sites++;
+   }
+   return site;
+}
+
+static void deliver_data_profiled(Delivery* d, const Event* ev,
+                                  Bool is_write)
+{
+   DataSite* site = data_site(d, ev->instr, ev->size, is_write);
+
+   CALL(d, cg_data_access, mkIRExprVec_2(ptr_const(site), ev->addr), NULL);
+}
+
 /* Without the log, as deliver_fetch. */
 static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
 {
-   IRExpr* guard = not_mru_access(d, cg_sim_d1(), ev->addr, ev->size);
+   IRExpr* guard;
    UInt i;
+
+   if (cg_data_enabled()) {
+      deliver_data_profiled(d, ev, is_write);
+      return;
+   }
+   guard = not_mru_access(d, cg_sim_d1(), ev->addr, ev->size);
 
    for (i = 0; i < sizeof sized_data_helpers / sizeof sized_data_helpers[0];
         i++) {
@@ -800,6 +847,12 @@ void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
 {
    IRExpr** args;
 
+   if (cg_data_enabled()) {
+      DataSite* site = data_site(d, instr, size, is_write);
+      CALL(d, cg_data_access_counted, mkIRExprVec_2(ptr_const(site), addr),
+           guard);
+      return;
+   }
    if (cg_log_enabled()) {
       args = mkIRExprVec_3(word_const(d, (UWord)instr->cc | LOG_CODE_GUARDED),
                            addr, mkIRExpr_HWord((HWord)size));
@@ -845,6 +898,46 @@ void cg_deliver_toggle_enter(Delivery* d, Int offset_sp)
 {
    CALL(d, cg_control_enter, mkIRExprVec_1(stack_pointer(d, offset_sp)),
         NULL);
+}
+
+/* --data-profile, at the first instruction of an allocator function:
+   its arguments and stack pointer to cg_alloc_enter.  The program
+   counter is stored first, so that the call stack the helper takes
+   starts at this instruction (it is otherwise stored only at exits). */
+void cg_deliver_alloc_entry(Delivery* d, Int kind, Addr instr_addr,
+                            Int offset_sp, Int offset_ip)
+{
+   Int arg_offsets[3], result_offset, i;
+   IRExpr* args[3];
+
+   cg_alloc_guest_registers(arg_offsets, &result_offset);
+   for (i = 0; i < 3; i++)
+      args[i] = arg_offsets[i] < 0
+                ? word_const(d, 0)
+                : assign(d, d->word_ty, IRExpr_Get(arg_offsets[i],
+                                                   d->word_ty));
+   addStmtToIRSB(d->out, IRStmt_Put(offset_ip, word_const(d, instr_addr)));
+   CALL(d, cg_alloc_enter,
+        mkIRExprVec_5(word_const(d, (UWord)kind), stack_pointer(d, offset_sp),
+                      args[0], args[1], args[2]), NULL);
+}
+
+/* --data-profile, at a block's start: if the stack pointer is above the
+   running thread's pending allocator call, that call has returned (to
+   this block) and its result is in the result register. */
+void cg_deliver_alloc_return_check(Delivery* d, Int offset_sp)
+{
+   Int arg_offsets[3], result_offset;
+   IRExpr* sp = stack_pointer(d, offset_sp);
+   IRExpr* entry_sp = load_word(d, ptr_const(cg_alloc_pending_sp_word()));
+   IRExpr* above = assign(d, Ity_I1, IRExpr_Binop(is_64bit(d) ? Iop_CmpLT64U
+                                                             : Iop_CmpLT32U,
+                                                 entry_sp, sp));
+   IRExpr* result;
+
+   cg_alloc_guest_registers(arg_offsets, &result_offset);
+   result = assign(d, d->word_ty, IRExpr_Get(result_offset, d->word_ty));
+   CALL(d, cg_alloc_returned, mkIRExprVec_2(sp, result), above);
 }
 
 /* --bb-out-file: a run of `n_instrs` instructions of the block is

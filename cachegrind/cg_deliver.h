@@ -46,6 +46,17 @@ typedef struct {
       of the inline tests. */
    Bool       cold;
    UInt       cold_runs_emitted;
+   /* --data-profile: the data sites of this translation, so that the
+      copies of an instruction in an unrolled loop share one (its
+      accesses are then seen in order, as one stream) */
+   struct {
+      Addr  instr_addr;
+      UInt  ordinal;      /* the instruction's n-th data access */
+      struct _DataSite* site;
+   } data_sites[64];
+   UInt       n_data_sites;
+   const InstrInfo* data_instr;  /* the instruction of the last one */
+   UInt       data_ordinal;
 } Delivery;
 
 void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,
@@ -65,6 +76,11 @@ void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
 struct _BbvBlock;
 void cg_deliver_sp_check(Delivery* d, Int offset_sp);
 void cg_deliver_toggle_enter(Delivery* d, Int offset_sp);
+/* --data-profile: an allocator function's first instruction; every
+   block's start (has a pending allocator call returned?) */
+void cg_deliver_alloc_entry(Delivery* d, Int kind, Addr instr_addr,
+                            Int offset_sp, Int offset_ip);
+void cg_deliver_alloc_return_check(Delivery* d, Int offset_sp);
 void cg_deliver_bbv_run(Delivery* d, struct _BbvBlock* block, UInt n_instrs,
                         UInt n_fldcw);
 void cg_deliver_bbv_rep(Delivery* d, struct _BbvBlock* rep);

@@ -28,9 +28,11 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
 #include "cg_instrument.h"
+#include "cg_alloc.h"
 #include "cg_bbv.h"
 #include "cg_control.h"
 #include "cg_costs.h"
+#include "cg_data.h"
 #include "cg_deliver.h"
 #include "cg_options.h"
 #include "cg_tier.h"
@@ -40,6 +42,7 @@
 typedef struct {
    IRSB*      out;
    Int        offset_sp;      /* guest stack pointer in the guest state */
+   Int        offset_ip;      /* guest program counter */
    struct _BbvBlock* bbv_block; /* --bb-out-file, else NULL */
    Delivery   delivery;
    BlockInfo* block;
@@ -211,6 +214,16 @@ static void start_instruction(Pass* p, const IRStmt* st)
       flush_events(p);
       cg_deliver_toggle_enter(&p->delivery, p->offset_sp);
    }
+   if (cg_data_enabled()) {
+      Int kind = cg_alloc_entry_kind(ii->addr);
+      if (kind >= 0) {
+         /* A free's block must still be there for the accesses queued
+            before it. */
+         flush_events(p);
+         cg_deliver_alloc_entry(&p->delivery, kind, ii->addr, p->offset_sp,
+                                p->offset_ip);
+      }
+   }
    add_fetch(p);
 }
 
@@ -372,6 +385,7 @@ IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
    p.counts_stats = !cg_tier_take_retranslation(closure->nraddr);
    p.out      = deepCopyIRSBExceptStmts(sb_in);
    p.offset_sp = layout->offset_SP;
+   p.offset_ip = layout->offset_IP;
    p.block    = cg_costs_new_block(closure->nraddr,
                                    cg_deliver_count_fetch_sites(sb_in));
    p.block->cold = cg_tier_block_is_cold(closure->nraddr);
@@ -386,6 +400,8 @@ IRSB* cg_instrument(VgCallbackClosure* closure, IRSB* sb_in,
       addStmtToIRSB(p.out, sb_in->stmts[i++]);
    if (cg_control_toggling())
       cg_deliver_sp_check(&p.delivery, p.offset_sp);
+   if (cg_data_enabled())
+      cg_deliver_alloc_return_check(&p.delivery, p.offset_sp);
    p.bbv_block = NULL;
    if (cg_bbv_enabled() && i < sb_in->stmts_used) {
       p.bbv_block = cg_bbv_block_for((Addr)sb_in->stmts[i]->Ist.IMark.addr);

@@ -23,12 +23,14 @@
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vkiscnums.h"
+#include "cg_alloc.h"
 #include "cg_bbv.h"
 #include "cg_branch.h"
 #include "cg_checkers.h"
 #include "cg_config.h"
 #include "cg_control.h"
 #include "cg_costs.h"
+#include "cg_data.h"
 #include "cg_file.h"
 #include "cg_instrument.h"
 #include "cg_intervals.h"
@@ -76,7 +78,7 @@ static Bool access_log_applies(void)
 {
 #if defined(VGA_amd64)
    return cg_clo.cache_sim && !cg_control_toggling()
-          && !cg_intervals_enabled()
+          && !cg_intervals_enabled() && !cg_clo.data_profile
           && sim_I1.size > sim_I1.line_size * sim_I1.assoc
           && sim_D1.size > sim_D1.line_size * sim_D1.assoc
           && min3(sim_I1.line_size, sim_D1.line_size, sim_LL.line_size) < 256
@@ -116,6 +118,10 @@ static void cg_post_clo_init(void)
    cg_control_init();
    cg_intervals_init();
    cg_bbv_init();
+   cg_data_init();
+   if (cg_data_enabled())
+      cg_alloc_init();
+   cg_data_expect_file();
    if (cg_bbv_enabled()) {
       /* Vectors count VEX's basic blocks as exp-bbv sees them: one
          straight-line run per superblock. */
@@ -152,6 +158,7 @@ static void cg_fini(Int exit_code)
    cg_bbv_fini();
    cg_costs_fold_all();
    cg_output_write(&sim_I1, &sim_D1, &sim_LL, &result);
+   cg_data_write();
    cg_summary_print(&result);
    cg_summary_print_stats(&result);
 }
@@ -161,6 +168,15 @@ static void cg_thread_runs(ThreadId tid, ULong blocks_done)
    cg_tier_promote_due(blocks_done);
    cg_control_thread_runs(tid, blocks_done);
    cg_bbv_thread_runs(tid);
+   cg_alloc_thread_runs(tid);
+   cg_data_thread_runs(tid);
+}
+
+static void cg_thread_exits(ThreadId tid)
+{
+   cg_control_thread_exits(tid);
+   cg_alloc_thread_exits(tid);
+   cg_data_thread_exits(tid);
 }
 
 static void cg_discard_superblock(Addr orig_addr, VexGuestExtents vge)
@@ -234,6 +250,7 @@ static void cg_pre_syscall(ThreadId tid, UInt sysno, UWord* args,
 static void cg_post_syscall(ThreadId tid, UInt sysno, UWord* args,
                             UInt n_args, SysRes res)
 {
+   cg_alloc_post_syscall(tid, sysno, args, res);
    if (LIKELY(gave_up_for_exec == 0)
        || gave_up_for_exec != tid
        || (sysno != __NR_execve && sysno != __NR_execveat))
@@ -266,7 +283,7 @@ static void cg_pre_clo_init(void)
    VG_(needs_superblock_discards)(cg_discard_superblock);
    VG_(needs_client_requests)(cg_control_client_request);
    VG_(track_start_client_code)(cg_thread_runs);
-   VG_(track_pre_thread_ll_exit)(cg_control_thread_exits);
+   VG_(track_pre_thread_ll_exit)(cg_thread_exits);
    VG_(needs_syscall_wrapper)(cg_pre_syscall, cg_post_syscall);
    VG_(needs_command_line_options)(cg_options_process,
                                    cg_options_print_usage,

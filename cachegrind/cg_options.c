@@ -34,6 +34,10 @@ void cg_options_set_defaults(void)
    cg_clo.instr_at_start  = True;
    cg_clo.intervals_out_file = "cachegrind.intervals.%p";
    cg_clo.bb_interval_size = 100000000;
+   cg_clo.data_profile = False;
+   cg_clo.data_out_file = "cachegrind.data.%p";
+   cg_clo.data_callers = 4;
+   cg_clo.data_stride = 0;
 }
 
 /* A positive instruction count, with an optional k, M or G suffix
@@ -160,6 +164,12 @@ Bool cg_options_process(const HChar* arg)
    else if VG_STR_CLO(arg, "--bb-interval-size", value)
       cg_clo.bb_interval_size = parse_instruction_count(arg, value);
    else if VG_STR_CLO(arg, "--pc-out-file", cg_clo.pc_out_file) {}
+   else if VG_BOOL_CLO(arg, "--data-profile", cg_clo.data_profile) {}
+   else if VG_STR_CLO(arg, "--data-out-file", cg_clo.data_out_file) {}
+   else if VG_BINT_CLO(arg, "--data-callers", cg_clo.data_callers,
+                       1, CG_DATA_MAX_CALLERS) {}
+   else if VG_BINT_CLO(arg, "--data-stride", cg_clo.data_stride,
+                       1, 1 << 20) {}
    else
       return False;
    return True;
@@ -194,6 +204,16 @@ void cg_options_print_usage(void)
 "    --bb-interval-size=<n>[k|M|G]    instructions per vector [100000000]\n"
 "    --pc-out-file=<file>             also write block ids -> addresses and\n"
 "                                     functions to <file> [none]\n"
+"\n"
+"  data-centric profile (read it with cg_annotate --data):\n"
+"    --data-profile=no|yes            attribute every data access and its\n"
+"                                     misses to the object holding its address:\n"
+"                                     heap block (by allocation site), anonymous\n"
+"                                     mapping, global, thread stack, other [no]\n"
+"    --data-out-file=<file>           its file [cachegrind.data.%%p]\n"
+"    --data-callers=<n>               frames of an allocation site [4]\n"
+"    --data-stride=<n>                element size for the per-field counts\n"
+"                                     [detected]\n"
 "\n"
 "  speed:\n"
 "    --sim-thread=yes|no              simulate the accesses the compiled code\n"

@@ -8,6 +8,7 @@
 
 #define CG_MAX_TOGGLE_PATTERNS 16
 #define CG_LOG_MAX_CHUNKS      256   /* --log-chunks */
+#define CG_DATA_MAX_CALLERS    32    /* --data-callers */
 
 typedef struct {
    Bool          cache_sim;
@@ -47,6 +48,11 @@ typedef struct {
    const HChar*  bb_out_file;
    ULong         bb_interval_size;
    const HChar*  pc_out_file;      /* NULL = none */
+   /* Data-centric profile (cg_data.c, cg_alloc.c) */
+   Bool          data_profile;
+   const HChar*  data_out_file;
+   Long          data_callers;
+   Long          data_stride;      /* 0: detected */
 } CgOptions;
 
 extern CgOptions cg_clo;

@@ -89,12 +89,15 @@ const CacheLevel* cg_sim_d1(void) { return &D1; }
    Always inline, without a target of its own, so that both L1 look-ups
    (scalar and AVX2) inline it. */
 static inline __attribute__((always_inline))
-void below_l1(CostCentre* cc, Addr addr, UWord size, UWord first,
-              UWord counted)
+UWord below_l1(CostCentre* cc, Addr addr, UWord size, UWord first,
+               UWord counted)
 {
    cc->count[first + 1] += counted;
-   if (cg_cache_ref_missed(&LL, addr, (UChar)size))
+   if (cg_cache_ref_missed(&LL, addr, (UChar)size)) {
       cc->count[first + 2] += counted;
+      return 2;
+   }
+   return 1;
 }
 
 /* One access through `l1` and, if it misses there, the levels below. */
@@ -145,6 +148,16 @@ SIZED_DATA_HELPERS(4)
 SIZED_DATA_HELPERS(8)
 SIZED_DATA_HELPERS(16)
 SIZED_DATA_HELPERS(32)
+
+/* --data-profile (cg_data.c): every data access comes here, MRU hits
+   too (which change nothing, as everywhere), and its outcome goes back:
+   0 a D1 hit, 1 a D1 miss that hit LL, 2 a miss in both. */
+UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first)
+{
+   if (!cg_cache_ref_missed(&D1, addr, (UChar)size))
+      return 0;
+   return below_l1(cc, addr, size, first, *collecting);
+}
 
 VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
                                        UWord size)

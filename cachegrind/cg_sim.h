@@ -51,6 +51,11 @@ VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
 VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
                                         UWord size);
 
+/* --data-profile: one data access (MRU hits too), counted as the
+   helpers above count; returns 0 for a D1 hit, 1 for a D1 miss that
+   hit LL, 2 for a miss in both. */
+UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first);
+
 /* Simulates the log entries (cg_log_entry.h) in [from, to). */
 void cg_sim_log_entries(const UWord* from, const UWord* to);
 /* For --stats: how the simulator looks up logged L1 accesses */

@@ -11,6 +11,7 @@
 #include "cg_summary.h"
 #include "cg_checkers.h"
 #include "cg_costs.h"
+#include "cg_data.h"
 #include "cg_deliver.h"
 #include "cg_instrument.h"
 #include "cg_log.h"
@@ -182,6 +183,7 @@ void cg_summary_print_stats(const CgOutputResult* res)
       cg_sim_print_l1_lookups();
    cg_log_print_thread_stats();
    cg_deliver_print_stats();
+   cg_data_print_stats();
    cg_vexpasses_print_stats();
    if (cg_log_enabled())
       cg_checkers_print_stats();

@@ -1,0 +1,979 @@
+/* cg_data.c -- the data-centric profile (--data-profile=yes).
+
+   Owns: the data objects (heap allocation sites, anonymous mappings,
+   global symbols, thread stacks and the `other` bucket), the live
+   blocks that belong to them, the classification of an address, the
+   per-access helper that simulates and attributes a data access, and
+   the cachegrind.data file.
+   Must not: decide which accesses exist (cg_instrument.c) or emit IR
+   (cg_deliver.c); the allocator's calls are recognised in cg_alloc.c.
+
+   Every data access is attributed, not only the misses, so with this
+   option each access calls cg_data_access (the inline MRU filter and
+   the access log are off: a filtered hit would not be classified).
+   The helper simulates the access through the same D1 and LL as every
+   other path (cg_sim_data_outcome) and counts it three times over:
+   in its cost centre as always (misses; the accesses come from the
+   group counters), in the (object, line) record and in the (object,
+   field) record.  An object's counts are the sum of its lines', so the
+   objects add up to the summary's totals exactly.
+
+   Why it is shaped this way: an instruction in a loop tends to touch
+   the same block again and again, so each site remembers the block it
+   touched last, its object, its line record and its field record.  A
+   block is valid for a site while the address falls in it and its
+   generation is the one the site saw (a freed block's struct is
+   reused with a new generation).  Only when that check fails is the
+   address classified again: live heap and mapped blocks in an ordered
+   set, the threads' stacks, then the data symbols of the debug info,
+   else `other`.
+
+   Fields: the offset of an access in its block, modulo the object's
+   element size.  --data-stride=<n> sets the element size of every
+   object.  Otherwise a heap or mapped block under 256 bytes is one
+   element (a struct: the field is the offset in the block; the first
+   block of the site decides), and for larger blocks and for globals
+   the size is detected: over the object's first DETECT_ACCESSES
+   accesses, the smallest distance (at most 4 KiB) between two
+   consecutive accesses of one instruction to one block (the copies of
+   an instruction in an unrolled loop share their site, cg_deliver.c);
+   failing that, the block if it is at most 4 KiB, else the widest
+   access.  Until then fields are kept by plain offset, and folded once
+   the size is known. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_xarray.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_oset.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+#include "cg_data.h"
+#include "cg_control.h"
+#include "cg_file.h"
+#include "cg_options.h"
+#include "cg_sim.h"
+#include "cg_tool.h"
+
+/* Counts of an object, a line or a field: Dr D1mr DLmr Dw D1mw DLmw. */
+#define N_DATA_COUNTS 6
+#define READ_BASE  0
+#define WRITE_BASE 3
+
+#define ELEMENT_BLOCK    256    /* a block below this size is one element */
+#define SMALL_BLOCK      4096   /* else, undetected, the element */
+#define DETECT_ACCESSES  1024
+#define MAX_DETECT_DELTA 4096
+
+typedef struct {
+   const HChar* file;
+   const HChar* fn;
+   Int          line;
+} SiteFrame;
+
+typedef struct _DataObject {
+   struct _DataObject* next_in_bucket;
+   struct _DataObject* next_created;
+   UWord        hash;
+   DataKind     kind;
+   UInt         id;
+   Addr         frames[CG_DATA_MAX_CALLERS];  /* heap, mmap */
+   UInt         n_frames;
+   SiteFrame*   site;       /* the frames described, at creation */
+   const HChar* name;       /* global: the symbol; stack: "thread N" */
+   Addr         start;      /* global: the symbol's address */
+   const HChar* objfile;    /* global: the object file holding it */
+   struct _DataBlock* global_block;
+   ULong        blocks;
+   ULong        bytes;
+   /* Fields */
+   Bool         has_fields;
+   UWord        stride;     /* 0: not known yet (offsets kept plain) */
+   UWord        first_block_size;
+   UWord        smallest_delta;
+   UWord        widest_access;
+   UInt         accesses_seen;
+   struct _FieldRec* fields;   /* this object's, newest first */
+} DataObject;
+
+typedef struct _DataBlock {
+   Addr         start;
+   SizeT        size;       /* 0 once freed: no address is in it */
+   DataObject*  obj;
+   UInt         gen;
+   struct _DataBlock* next_free;
+} DataBlock;
+
+typedef struct _LineRec {
+   struct _LineRec* next_in_bucket;
+   DataObject*  obj;
+   CostCentre*  cc;
+   ULong        count[N_DATA_COUNTS];
+} LineRec;
+
+typedef struct _FieldRec {
+   struct _FieldRec* next_in_bucket;
+   struct _FieldRec* next_of_object;
+   DataObject*  obj;        /* NULL once folded into another record */
+   UWord        offset;
+   ULong        count[N_DATA_COUNTS];
+} FieldRec;
+
+struct _DataSite {
+   DataBlock*   block;      /* touched last, valid while gen matches */
+   UInt         gen;
+   UShort       size;
+   UChar        base;       /* READ_BASE or WRITE_BASE */
+   CostCentre*  cc;
+   LineRec*     line;       /* (block's object, cc) */
+   FieldRec*    field;      /* last field touched */
+   Addr         last_addr;  /* element size detection */
+};
+
+/*------------------------------------------------------------*/
+/*--- The tool's state                                     ---*/
+/*------------------------------------------------------------*/
+
+static Bool enabled;
+static UInt next_gen = 1;
+static UInt n_objects;
+static DataObject* objects_created;     /* newest first */
+static DataObject* other_object;
+
+/* A block no address falls in: sites start with it, and `other` (which
+   has no range) is reached through it. */
+static DataBlock no_block = { 0, 0, NULL, 0, NULL };
+static DataBlock other_block;
+
+static OSet* live_blocks;               /* heap and mapped, by start */
+static DataBlock* free_blocks;
+static DataBlock** stack_blocks;        /* by thread id */
+static DataObject** stack_objects;
+static Bool* thread_live;                /* has run, not exited */
+static ThreadId highest_tid = 1;
+
+/* Chained hash tables, grown to keep about one entry a bucket */
+typedef struct {
+   void** buckets;
+   UWord  n_buckets;
+   UWord  n_entries;
+} Table;
+static Table object_table, line_table, field_table;
+
+static ULong n_classified, n_site_hits;
+
+Bool cg_data_enabled(void)
+{
+   return enabled;
+}
+
+/*------------------------------------------------------------*/
+/*--- Hash tables                                          ---*/
+/*------------------------------------------------------------*/
+
+static UWord mix(UWord a, UWord b)
+{
+   UWord h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL);
+   return h ^ (h >> 29);
+}
+
+static void table_init(Table* t, const HChar* cc)
+{
+   t->n_buckets = 1024;
+   t->n_entries = 0;
+   t->buckets = VG_(calloc)(cc, t->n_buckets, sizeof(void*));
+}
+
+/* Every entry type starts with its bucket link; `hash_of` rehashes. */
+static void table_grow(Table* t, UWord (*hash_of)(const void*))
+{
+   UWord n = t->n_buckets * 2, i;
+   void** nb = VG_(calloc)("cg.data.table", n, sizeof(void*));
+
+   for (i = 0; i < t->n_buckets; i++) {
+      void* e = t->buckets[i];
+      while (e != NULL) {
+         void* next = *(void**)e;
+         UWord b = hash_of(e) & (n - 1);
+         *(void**)e = nb[b];
+         nb[b] = e;
+         e = next;
+      }
+   }
+   VG_(free)(t->buckets);
+   t->buckets = nb;
+   t->n_buckets = n;
+}
+
+static void table_add(Table* t, void* e, UWord hash,
+                      UWord (*hash_of)(const void*))
+{
+   UWord b = hash & (t->n_buckets - 1);
+
+   *(void**)e = t->buckets[b];
+   t->buckets[b] = e;
+   if (++t->n_entries > t->n_buckets)
+      table_grow(t, hash_of);
+}
+
+/*------------------------------------------------------------*/
+/*--- Objects                                              ---*/
+/*------------------------------------------------------------*/
+
+static UWord object_hash(const void* e)
+{
+   return ((const DataObject*)e)->hash;
+}
+
+static UWord key_hash(DataKind kind, const Addr* frames, UInt n,
+                      const HChar* name, Addr start)
+{
+   UWord h = mix(kind, start);
+   UInt i;
+
+   for (i = 0; i < n; i++)
+      h = mix(h, frames[i]);
+   if (name != NULL)
+      for (; *name != 0; name++)
+         h = mix(h, (UChar)*name);
+   return h;
+}
+
+static Bool same_key(const DataObject* o, DataKind kind, const Addr* frames,
+                     UInt n, const HChar* name, Addr start)
+{
+   UInt i;
+
+   if (o->kind != kind || o->n_frames != n || o->start != start)
+      return False;
+   for (i = 0; i < n; i++)
+      if (o->frames[i] != frames[i])
+         return False;
+   if ((o->name == NULL) != (name == NULL))
+      return False;
+   return name == NULL || VG_(strcmp)(o->name, name) == 0;
+}
+
+static DataObject* object_for(DataKind kind, const Addr* frames, UInt n,
+                              const HChar* name, Addr start)
+{
+   UWord h = key_hash(kind, frames, n, name, start);
+   DataObject* o = object_table.buckets[h & (object_table.n_buckets - 1)];
+
+   for (; o != NULL; o = o->next_in_bucket)
+      if (o->hash == h && same_key(o, kind, frames, n, name, start))
+         return o;
+   o = VG_(calloc)("cg.data.object", 1, sizeof *o);
+   o->hash = h;
+   o->kind = kind;
+   o->id = n_objects++;
+   o->n_frames = n;
+   if (n > 0) {
+      UInt i;
+      VG_(memcpy)(o->frames, frames, n * sizeof(Addr));
+      /* Now, while the code's debug information is surely loaded */
+      o->site = VG_(malloc)("cg.data.site", n * sizeof(SiteFrame));
+      for (i = 0; i < n; i++)
+         cg_costs_describe(frames[i], &o->site[i].file, &o->site[i].fn,
+                           &o->site[i].line);
+   }
+   o->name = name == NULL ? NULL : VG_(strdup)("cg.data.name", name);
+   o->start = start;
+   o->has_fields = kind == DATA_HEAP || kind == DATA_MMAP
+                   || kind == DATA_GLOBAL;
+   o->stride = (UWord)cg_clo.data_stride;
+   o->next_created = objects_created;
+   objects_created = o;
+   table_add(&object_table, o, h, object_hash);
+   return o;
+}
+
+/*------------------------------------------------------------*/
+/*--- Blocks                                               ---*/
+/*------------------------------------------------------------*/
+
+/* The ordered set compares an address with a block's range; a block
+   of size 0 occupies its first byte for the set's sake (malloc(0)
+   returns distinct addresses) but holds no access. */
+static Word cmp_addr_block(const void* key, const void* elem)
+{
+   Addr a = *(const Addr*)key;
+   const DataBlock* b = *(DataBlock* const*)elem;
+   SizeT size = b->size == 0 ? 1 : b->size;
+
+   if (a < b->start)
+      return -1;
+   if (a - b->start >= size)
+      return 1;
+   return 0;
+}
+
+/* The set holds pointers to blocks, so that a block's struct (which
+   sites point at) never moves. */
+typedef struct {
+   Addr       start;       /* the key */
+   DataBlock* block;
+} LiveEntry;
+
+static Word cmp_live(const void* key, const void* elem)
+{
+   return cmp_addr_block(key, &((const LiveEntry*)elem)->block);
+}
+
+static DataBlock* live_block_at(Addr a)
+{
+   LiveEntry* e = VG_(OSetGen_Lookup)(live_blocks, &a);
+   return e == NULL ? NULL : e->block;
+}
+
+static DataBlock* new_block(Addr start, SizeT size, DataObject* obj)
+{
+   DataBlock* b = free_blocks;
+
+   if (b != NULL)
+      free_blocks = b->next_free;
+   else
+      b = VG_(malloc)("cg.data.block", sizeof *b);
+   b->start = start;
+   b->size = size;
+   b->obj = obj;
+   b->gen = next_gen++;
+   b->next_free = NULL;
+   return b;
+}
+
+static void retire_block(DataBlock* b)
+{
+   b->size = 0;
+   b->gen = 0;
+   b->next_free = free_blocks;
+   free_blocks = b;
+}
+
+static void remove_live(Addr start)
+{
+   LiveEntry* e = VG_(OSetGen_Remove)(live_blocks, &start);
+
+   if (e == NULL)
+      return;
+   retire_block(e->block);
+   VG_(OSetGen_FreeNode)(live_blocks, e);
+}
+
+/* Blocks the allocator has handed out again must have been freed by a
+   path we did not see (a free inside the C library, say): drop every
+   live block that overlaps [start, start + size). */
+static void drop_overlapping(Addr start, SizeT size)
+{
+   Addr end = start + (size == 0 ? 1 : size);
+   Addr a = start;
+   DataBlock* b = live_block_at(a);
+
+   if (b != NULL)
+      remove_live(b->start);
+   for (;;) {
+      LiveEntry* e;
+      VG_(OSetGen_ResetIterAt)(live_blocks, &a);
+      e = VG_(OSetGen_Next)(live_blocks);
+      if (e == NULL || e->block->start >= end)
+         break;
+      remove_live(e->block->start);
+   }
+}
+
+void cg_data_block_allocated(DataKind kind, const Addr* frames,
+                             UInt n_frames, Addr start, SizeT size)
+{
+   DataObject* obj;
+   DataBlock* b;
+   LiveEntry* e;
+
+   if (!enabled)
+      return;
+   obj = object_for(kind, frames, n_frames, NULL, 0);
+   if (obj->blocks == 0)
+      obj->first_block_size = size;
+   obj->blocks++;
+   obj->bytes += size;
+   if (obj->stride == 0 && obj->blocks == 1 && size > 0
+       && size < ELEMENT_BLOCK)
+      obj->stride = size;   /* one element; later blocks use the same */
+   drop_overlapping(start, size);
+   b = new_block(start, size, obj);
+   e = VG_(OSetGen_AllocNode)(live_blocks, sizeof *e);
+   e->start = start;
+   e->block = b;
+   VG_(OSetGen_Insert)(live_blocks, e);
+}
+
+void cg_data_block_freed(Addr start)
+{
+   DataBlock* b;
+
+   if (!enabled || start == 0)
+      return;
+   b = live_block_at(start);
+   if (b != NULL && b->start == start)
+      remove_live(start);
+}
+
+void cg_data_mapping_removed(Addr start, SizeT size)
+{
+   if (enabled && size > 0)
+      drop_overlapping(start, size);
+}
+
+/*------------------------------------------------------------*/
+/*--- Classification                                       ---*/
+/*------------------------------------------------------------*/
+
+static DataBlock* stack_block_of(ThreadId tid)
+{
+   Addr top = VG_(thread_get_stack_max)(tid);
+   SizeT size = VG_(thread_get_stack_size)(tid);
+   DataBlock* b = stack_blocks[tid];
+
+   if (top == 0 || size == 0)
+      return NULL;
+   if (stack_objects[tid] == NULL) {
+      HChar name[32];
+      VG_(sprintf)(name, "thread %u", tid);
+      stack_objects[tid] = object_for(DATA_STACK, NULL, 0, name, 0);
+      stack_objects[tid]->blocks = 1;
+   }
+   /* The range is the stack's whole extent, below the stack pointer
+      too: it moves, the extent does not. */
+   if (b == NULL || b->start != top + 1 - size || b->size != size) {
+      if (b != NULL)
+         retire_block(b);
+      b = stack_blocks[tid] = new_block(top + 1 - size, size,
+                                        stack_objects[tid]);
+      stack_objects[tid]->bytes = size;
+   }
+   return b;
+}
+
+static DataBlock* stack_holding(Addr a)
+{
+   ThreadId tid;
+
+   for (tid = 1; tid <= highest_tid; tid++) {
+      DataBlock* b;
+      if (!thread_live[tid])
+         continue;
+      b = stack_block_of(tid);
+      if (b != NULL && a - b->start < b->size)
+         return b;
+   }
+   return NULL;
+}
+
+/* A global's block grows to cover the offsets seen: the symbol table
+   gives the start, not the size, and an address past what has been
+   seen is classified again (which extends it). */
+static DataBlock* global_holding(Addr a, UWord size)
+{
+   const HChar* name;
+   const HChar* objname = NULL;
+   PtrdiffT offset;
+   DataObject* obj;
+   DataBlock* b;
+   Addr start;
+   VgSectKind kind = VG_(DebugInfo_sect_kind)(&objname, a);
+
+   if (kind == Vg_SectUnknown || kind == Vg_SectText || kind == Vg_SectPLT)
+      return NULL;
+   if (!VG_(get_datasym_and_offset)(VG_(current_DiEpoch)(), a, &name,
+                                    &offset) || offset < 0)
+      return NULL;
+   start = a - offset;
+   obj = object_for(DATA_GLOBAL, NULL, 0, name, start);
+   b = obj->global_block;
+   if (b == NULL) {
+      obj->blocks = 1;
+      if (objname != NULL)
+         obj->objfile = VG_(strdup)("cg.data.objfile", objname);
+      b = obj->global_block = new_block(start, 0, obj);
+   }
+   if (offset + size > b->size) {
+      b->size = offset + size;
+      obj->bytes = b->size;
+   }
+   return b;
+}
+
+static DataBlock* classify(Addr a, UWord size)
+{
+   DataBlock* b;
+
+   n_classified++;
+   /* The running thread's stack first: a thread's stack is also in
+      the anonymous mapping pthread_create made for it. */
+   b = stack_block_of(VG_(get_running_tid)());
+   if (b != NULL && a - b->start < b->size)
+      return b;
+   b = live_block_at(a);
+   if (b != NULL && a - b->start < b->size)
+      return b;
+   b = stack_holding(a);
+   if (b != NULL)
+      return b;
+   b = global_holding(a, size);
+   if (b != NULL)
+      return b;
+   return &other_block;
+}
+
+/*------------------------------------------------------------*/
+/*--- Lines and fields                                     ---*/
+/*------------------------------------------------------------*/
+
+static UWord line_hash(const void* e)
+{
+   const LineRec* l = e;
+   return mix((UWord)l->obj, (UWord)l->cc);
+}
+
+static LineRec* line_for(DataObject* obj, CostCentre* cc)
+{
+   UWord h = mix((UWord)obj, (UWord)cc);
+   LineRec* l = line_table.buckets[h & (line_table.n_buckets - 1)];
+
+   for (; l != NULL; l = l->next_in_bucket)
+      if (l->obj == obj && l->cc == cc)
+         return l;
+   l = VG_(calloc)("cg.data.line", 1, sizeof *l);
+   l->obj = obj;
+   l->cc = cc;
+   table_add(&line_table, l, h, line_hash);
+   return l;
+}
+
+static UWord field_hash(const void* e)
+{
+   const FieldRec* f = e;
+   return mix((UWord)f->obj, f->offset);
+}
+
+static FieldRec* field_for(DataObject* obj, UWord offset)
+{
+   UWord h = mix((UWord)obj, offset);
+   FieldRec* f = field_table.buckets[h & (field_table.n_buckets - 1)];
+
+   for (; f != NULL; f = f->next_in_bucket)
+      if (f->obj == obj && f->offset == offset)
+         return f;
+   f = VG_(calloc)("cg.data.field", 1, sizeof *f);
+   f->obj = obj;
+   f->offset = offset;
+   f->next_of_object = obj->fields;
+   obj->fields = f;
+   table_add(&field_table, f, h, field_hash);
+   return f;
+}
+
+/* The element size is now known: the plain offsets kept so far are
+   folded into offset modulo it.  Records folded away keep a NULL
+   object, so no site's cached pointer matches them again. */
+static void fix_stride(DataObject* obj)
+{
+   FieldRec* f = obj->fields;
+   FieldRec* past = NULL;      /* records at offsets past one element */
+   UWord stride;
+
+   if (obj->smallest_delta != 0)
+      stride = obj->smallest_delta;
+   else if (obj->first_block_size > 0 && obj->first_block_size <= SMALL_BLOCK)
+      stride = obj->first_block_size;
+   else
+      stride = obj->widest_access > 0 ? obj->widest_access : 1;
+   obj->stride = stride;
+   obj->fields = NULL;
+   while (f != NULL) {
+      FieldRec* next = f->next_of_object;
+      if (f->offset < stride) {
+         f->next_of_object = obj->fields;
+         obj->fields = f;
+      } else {
+         f->next_of_object = past;
+         past = f;
+      }
+      f = next;
+   }
+   while (past != NULL) {
+      FieldRec* next = past->next_of_object;
+      FieldRec* into = field_for(obj, past->offset % stride);
+      UInt k;
+      for (k = 0; k < N_DATA_COUNTS; k++)
+         into->count[k] += past->count[k];
+      past->obj = NULL;
+      past = next;
+   }
+}
+
+/* Element size detection, over an object's first accesses. */
+static void learn_stride(DataSite* s, DataBlock* b, Addr addr)
+{
+   DataObject* obj = b->obj;
+
+   /* The site's previous access, if it was in this block */
+   if (s->last_addr != 0 && s->last_addr - b->start < b->size) {
+      UWord delta = addr > s->last_addr ? addr - s->last_addr
+                                        : s->last_addr - addr;
+      if (delta != 0 && delta <= MAX_DETECT_DELTA
+          && (obj->smallest_delta == 0 || delta < obj->smallest_delta))
+         obj->smallest_delta = delta;
+   }
+   s->last_addr = addr;
+   if (s->size > obj->widest_access)
+      obj->widest_access = s->size;
+   if (++obj->accesses_seen == DETECT_ACCESSES)
+      fix_stride(obj);
+}
+
+/*------------------------------------------------------------*/
+/*--- The per-access helper                                ---*/
+/*------------------------------------------------------------*/
+
+DataSite* cg_data_new_site(CostCentre* cc, Int size, Bool is_write)
+{
+   DataSite* s = VG_(calloc)("cg.data.site", 1, sizeof *s);
+
+   s->block = &no_block;
+   s->gen = 1;          /* never no_block's */
+   s->size = (UShort)size;
+   s->base = is_write ? WRITE_BASE : READ_BASE;
+   s->cc = cc;
+   return s;
+}
+
+Bool cg_data_site_is(const DataSite* s, Int size, Bool is_write)
+{
+   return s->size == size && s->base == (is_write ? WRITE_BASE : READ_BASE);
+}
+
+static inline void add_outcome(ULong* count, UWord outcome)
+{
+   count[0] += 1;
+   count[1] += outcome != 0;
+   count[2] += outcome >> 1;
+}
+
+static void count_field(DataSite* s, DataBlock* b, Addr addr, UWord outcome)
+{
+   DataObject* obj = b->obj;
+   UWord offset = addr - b->start;
+   FieldRec* f;
+
+   if (UNLIKELY(obj->stride == 0))
+      learn_stride(s, b, addr);
+   if (obj->stride != 0 && offset >= obj->stride)
+      offset %= obj->stride;
+   f = s->field;
+   if (f == NULL || f->obj != obj || f->offset != offset)
+      f = s->field = field_for(obj, offset);
+   add_outcome(f->count + s->base, outcome);
+}
+
+static inline void attribute(DataSite* s, Addr addr, UWord outcome)
+{
+   DataBlock* b = s->block;
+
+   if (LIKELY(addr - b->start < b->size && b->gen == s->gen)) {
+      n_site_hits++;
+   } else {
+      DataBlock* nb = classify(addr, s->size);
+      if (s->line == NULL || nb->obj != s->line->obj)
+         s->line = line_for(nb->obj, s->cc);
+      s->block = b = nb;
+      s->gen = nb->gen;
+   }
+   add_outcome(s->line->count + s->base, outcome);
+   if (b->obj->has_fields)
+      count_field(s, b, addr, outcome);
+}
+
+VG_REGPARM(2) void cg_data_access(DataSite* s, Addr addr)
+{
+   UWord outcome = cg_clo.cache_sim
+                   ? cg_sim_data_outcome(s->cc, addr, s->size,
+                                         s->base == READ_BASE ? EV_DR : EV_DW)
+                   : 0;
+
+   if (LIKELY(*cg_control_collecting_word() != 0))
+      attribute(s, addr, outcome);
+}
+
+VG_REGPARM(2) void cg_data_access_counted(DataSite* s, Addr addr)
+{
+   s->cc->count[s->base == READ_BASE ? EV_DR : EV_DW]
+      += *cg_control_collecting_word();
+   cg_data_access(s, addr);
+}
+
+void cg_data_thread_runs(ThreadId tid)
+{
+   if (!enabled)
+      return;
+   thread_live[tid] = True;
+   if (tid > highest_tid)
+      highest_tid = tid;
+}
+
+void cg_data_thread_exits(ThreadId tid)
+{
+   if (enabled)
+      thread_live[tid] = False;
+   if (enabled && stack_blocks[tid] != NULL) {
+      retire_block(stack_blocks[tid]);
+      stack_blocks[tid] = NULL;
+   }
+}
+
+void cg_data_init(void)
+{
+   enabled = cg_clo.data_profile;
+   if (!enabled)
+      return;
+   table_init(&object_table, "cg.data.objects");
+   table_init(&line_table, "cg.data.lines");
+   table_init(&field_table, "cg.data.fields");
+   live_blocks = VG_(OSetGen_Create)(offsetof(LiveEntry, start), cmp_live,
+                                     VG_(malloc), "cg.data.live", VG_(free));
+   stack_blocks = VG_(calloc)("cg.data.stacks", VG_N_THREADS,
+                              sizeof(DataBlock*));
+   stack_objects = VG_(calloc)("cg.data.stacks", VG_N_THREADS,
+                               sizeof(DataObject*));
+   thread_live = VG_(calloc)("cg.data.threads", VG_N_THREADS, sizeof(Bool));
+   thread_live[1] = True;
+   other_object = object_for(DATA_OTHER, NULL, 0, "other", 0);
+   other_block.start = 0;
+   other_block.size = 0;
+   other_block.obj = other_object;
+   other_block.gen = next_gen++;
+}
+
+/*------------------------------------------------------------*/
+/*--- The file                                             ---*/
+/*------------------------------------------------------------*/
+
+/* Format (documented in the manual and cg_annotate(1); fields after
+   the keyword are separated by tabs, counts within one by spaces):
+     # comment
+     version: 1
+     creator: cachegrind-ng <version>
+     pid: <pid>
+     cmd: <program> <arg>...
+     events: Dr D1mr DLmr Dw D1mw DLmw     (Dr Dw without --cache-sim)
+     element: auto | <n>                   (--data-stride)
+   then per object, in order of creation:
+     object<TAB><kind><TAB><name>          kind: heap mmap global stack other
+     objfile<TAB><path>                    global: its ELF object
+     site<TAB><file><TAB><fn><TAB><line>   heap, mmap: innermost first
+     blocks<TAB><n><TAB><bytes><TAB><element size, 0: none>
+     counts<TAB><counts>                   the sum of its lines
+     line<TAB><file><TAB><fn><TAB><line><TAB><counts>
+     field<TAB><offset><TAB><counts>
+   and last:
+     totals<TAB><counts>                   every access: the summary's */
+
+static const HChar* const kind_names[DATA_N_KINDS] = {
+   "heap", "mmap", "global", "stack", "other"
+};
+
+static const HChar* const data_event_names[N_DATA_COUNTS] = {
+   "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"
+};
+
+static Bool count_written(UInt k)
+{
+   return cg_clo.cache_sim || k == READ_BASE || k == WRITE_BASE;
+}
+
+static void put_counts(CgFile* f, const ULong* count)
+{
+   UInt k;
+   Bool first = True;
+
+   for (k = 0; k < N_DATA_COUNTS; k++) {
+      if (!count_written(k))
+         continue;
+      if (!first)
+         cg_file_put_str(f, " ");
+      cg_file_put_ulong(f, count[k]);
+      first = False;
+   }
+   cg_file_put_str(f, "\n");
+}
+
+static Bool all_zero(const ULong* count)
+{
+   UInt k;
+
+   for (k = 0; k < N_DATA_COUNTS; k++)
+      if (count[k] != 0)
+         return False;
+   return True;
+}
+
+static void write_header(CgFile* f)
+{
+   Word i, n = VG_(sizeXA)(VG_(args_for_client));
+   UInt k;
+
+   cg_file_put_str(f, "# cachegrind-ng data profile: cg_annotate --data "
+                   "reads it\nversion: 1\ncreator: cachegrind-ng "
+                   CG_PACKAGE_VERSION "\n");
+   cg_file_printf(f, "pid: %d\ncmd: %s", VG_(getpid)(),
+                  VG_(args_the_exename));
+   for (i = 0; i < n; i++)
+      cg_file_printf(f, " %s",
+                     *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   cg_file_put_str(f, "\nevents:");
+   for (k = 0; k < N_DATA_COUNTS; k++)
+      if (count_written(k))
+         cg_file_printf(f, " %s", data_event_names[k]);
+   if (cg_clo.data_stride > 0)
+      cg_file_printf(f, "\nelement: %lld\n", cg_clo.data_stride);
+   else
+      cg_file_put_str(f, "\nelement: auto\n");
+}
+
+static const HChar* object_name(const DataObject* o, HChar* buf, SizeT n)
+{
+   if (o->name != NULL)
+      return o->name;
+   if (o->n_frames == 0)
+      return "(no stack)";
+   VG_(snprintf)(buf, n, "%s (%s:%d)", o->site[0].fn, o->site[0].file,
+                 o->site[0].line);
+   return buf;
+}
+
+static void write_object(CgFile* f, const DataObject* o, LineRec** lines,
+                         UInt n_lines)
+{
+   HChar name[512];
+   ULong total[N_DATA_COUNTS];
+   const FieldRec* fr;
+   UInt i, k;
+
+   VG_(memset)(total, 0, sizeof total);
+   for (i = 0; i < n_lines; i++)
+      for (k = 0; k < N_DATA_COUNTS; k++)
+         total[k] += lines[i]->count[k];
+   cg_file_printf(f, "object\t%s\t%s\n", kind_names[o->kind],
+                  object_name(o, name, sizeof name));
+   if (o->objfile != NULL)
+      cg_file_printf(f, "objfile\t%s\n", o->objfile);
+   for (i = 0; i < o->n_frames; i++)
+      cg_file_printf(f, "site\t%s\t%s\t%d\n", o->site[i].file,
+                     o->site[i].fn, o->site[i].line);
+   cg_file_printf(f, "blocks\t%llu\t%llu\t%lu\n", o->blocks, o->bytes,
+                  o->has_fields ? o->stride : 0UL);
+   cg_file_put_str(f, "counts\t");
+   put_counts(f, total);
+   for (i = 0; i < n_lines; i++) {
+      const CostCentre* cc = lines[i]->cc;
+      cg_file_printf(f, "line\t%s\t%s\t%d\t", cc->file, cc->fn, cc->line);
+      put_counts(f, lines[i]->count);
+   }
+   for (fr = o->fields; fr != NULL; fr = fr->next_of_object) {
+      if (all_zero(fr->count))
+         continue;
+      cg_file_printf(f, "field\t%lu\t", fr->offset);
+      put_counts(f, fr->count);
+   }
+}
+
+/* Lines grouped by object: a count per object, then one pass. */
+static void write_objects(CgFile* f, ULong* totals)
+{
+   UInt* n_of = VG_(calloc)("cg.data.out", n_objects + 1, sizeof(UInt));
+   UInt* at = VG_(calloc)("cg.data.out", n_objects + 1, sizeof(UInt));
+   LineRec** sorted = VG_(malloc)("cg.data.out",
+                                  (line_table.n_entries + 1)
+                                  * sizeof(LineRec*));
+   DataObject** by_id = VG_(calloc)("cg.data.out", n_objects + 1,
+                                    sizeof(DataObject*));
+   DataObject* o;
+   UWord b;
+   UInt i, k;
+
+   for (b = 0; b < line_table.n_buckets; b++) {
+      LineRec* l;
+      for (l = line_table.buckets[b]; l != NULL; l = l->next_in_bucket)
+         n_of[l->obj->id]++;
+   }
+   for (i = 1; i <= n_objects; i++)
+      at[i] = at[i - 1] + n_of[i - 1];
+   for (b = 0; b < line_table.n_buckets; b++) {
+      LineRec* l;
+      for (l = line_table.buckets[b]; l != NULL; l = l->next_in_bucket) {
+         sorted[at[l->obj->id]++] = l;
+         for (k = 0; k < N_DATA_COUNTS; k++)
+            totals[k] += l->count[k];
+      }
+   }
+   for (o = objects_created; o != NULL; o = o->next_created)
+      by_id[o->id] = o;
+   for (i = 0; i < n_objects; i++) {
+      o = by_id[i];
+      if (o->has_fields && o->stride == 0)
+         fix_stride(o);
+      /* Objects never touched are left out (a site's blocks all
+         unused, say); `other` is always there. */
+      if (n_of[i] == 0 && o != other_object)
+         continue;
+      write_object(f, o, sorted + at[i] - n_of[i], n_of[i]);
+   }
+   VG_(free)(n_of);
+   VG_(free)(at);
+   VG_(free)(sorted);
+   VG_(free)(by_id);
+}
+
+void cg_data_expect_file(void)
+{
+   if (enabled)
+      cg_file_expect("--data-out-file", cg_clo.data_out_file, False);
+}
+
+void cg_data_write(void)
+{
+   ULong totals[N_DATA_COUNTS];
+   CgFile* f;
+
+   if (!enabled)
+      return;
+   f = cg_file_open("--data-out-file", cg_clo.data_out_file, NULL,
+                    VKI_S_IRUSR | VKI_S_IWUSR);
+   if (!cg_file_opened(f)) {
+      VG_(umsg)("error: cannot create the data profile file %s\n",
+                cg_file_name(f));
+      cg_file_forget(f);
+      return;
+   }
+   VG_(memset)(totals, 0, sizeof totals);
+   write_header(f);
+   write_objects(f, totals);
+   cg_file_put_str(f, "totals\t");
+   put_counts(f, totals);
+   cg_file_commit(f);
+}
+
+void cg_data_print_stats(void)
+{
+   if (!enabled)
+      return;
+   VG_(dmsg)("data profile: %u objects, %lu lines, %lu fields; "
+             "%llu look-ups, %llu site hits\n",
+             n_objects, line_table.n_entries, field_table.n_entries,
+             n_classified, n_site_hits);
+}

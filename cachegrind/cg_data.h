@@ -1,0 +1,54 @@
+/* cg_data.h -- the data-centric profile, --data-profile=yes (cg_data.c):
+   every data access, and its D1/LL outcome, attributed to the object
+   that holds its address. */
+
+#ifndef CG_DATA_H
+#define CG_DATA_H
+
+#include "pub_tool_basics.h"
+#include "cg_costs.h"
+
+typedef enum {
+   DATA_HEAP,     /* a block of malloc, new, realloc, ... */
+   DATA_MMAP,     /* anonymous memory mapped by the program itself */
+   DATA_GLOBAL,   /* an ELF data symbol (.data, .bss, .rodata) */
+   DATA_STACK,    /* a thread's stack */
+   DATA_OTHER,    /* anything else */
+   DATA_N_KINDS
+} DataKind;
+
+/* One data access of a translation (its instruction and kind), with
+   the object it touched last.  Made at translation time, never freed. */
+typedef struct _DataSite DataSite;
+
+void cg_data_init(void);
+Bool cg_data_enabled(void);
+
+DataSite* cg_data_new_site(CostCentre* cc, Int size, Bool is_write);
+Bool      cg_data_site_is(const DataSite* site, Int size, Bool is_write);
+/* Helpers: one access, simulated (D1, then LL) and attributed.  The
+   counted form also adds it to its cost centre's Dr or Dw (guarded
+   accesses, which have no group counter). */
+VG_REGPARM(2) void cg_data_access(DataSite* site, Addr addr);
+VG_REGPARM(2) void cg_data_access_counted(DataSite* site, Addr addr);
+
+/* Blocks as the allocator hands them out (cg_alloc.c).  `frames` is the
+   allocation's call stack, innermost first, already cut to
+   --data-callers frames. */
+void cg_data_block_allocated(DataKind kind, const Addr* frames, UInt n_frames,
+                             Addr start, SizeT size);
+/* The block starting at `start`, or for munmap every mapped block in
+   [start, start + size), is gone.  Nothing happens for an address that
+   starts no block. */
+void cg_data_block_freed(Addr start);
+void cg_data_mapping_removed(Addr start, SizeT size);
+void cg_data_thread_runs(ThreadId tid);
+void cg_data_thread_exits(ThreadId tid);
+
+/* At exit: cachegrind.data.<pid> (--data-out-file). */
+void cg_data_expect_file(void);
+void cg_data_write(void);
+/* For --stats=yes */
+void cg_data_print_stats(void);
+
+#endif /* CG_DATA_H */
