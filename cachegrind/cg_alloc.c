@@ -271,6 +271,12 @@ void cg_alloc_post_syscall(ThreadId tid, UInt sysno, const UWord* args,
 
    if (!cg_data_enabled() || sr_isError(res))
       return;
+   if (sysno == __NR_munmap || sysno == __NR_mremap || sysno == __NR_brk
+#if defined(VGA_x86)
+       || sysno == __NR_mmap2
+#endif
+       || sysno == __NR_mmap)
+      cg_data_memory_map_changed();
    if (sysno == __NR_munmap) {
       cg_data_mapping_removed(args[0], args[1]);
       return;

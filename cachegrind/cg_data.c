@@ -55,6 +55,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "cg_data.h"
+#include "cg_cache.h"
 #include "cg_control.h"
 #include "cg_file.h"
 #include "cg_options.h"
@@ -78,28 +79,30 @@ typedef struct {
 } SiteFrame;
 
 typedef struct _DataObject {
+   /* What the per-access path reads, in the first cache line */
+   Bool         has_fields;
+   UWord        stride;     /* 0: not known yet (offsets kept plain) */
+   UWord        stride_mask; /* stride - 1 if a power of two, else 0 */
+   DataKind     kind;
+   UInt         id;
    struct _DataObject* next_in_bucket;
    struct _DataObject* next_created;
    UWord        hash;
-   DataKind     kind;
-   UInt         id;
-   Addr         frames[CG_DATA_MAX_CALLERS];  /* heap, mmap */
-   UInt         n_frames;
-   SiteFrame*   site;       /* the frames described, at creation */
    const HChar* name;       /* global: the symbol; stack: "thread N" */
    Addr         start;      /* global: the symbol's address */
    const HChar* objfile;    /* global: the object file holding it */
    struct _DataBlock* global_block;
    ULong        blocks;
    ULong        bytes;
-   /* Fields */
-   Bool         has_fields;
-   UWord        stride;     /* 0: not known yet (offsets kept plain) */
+   /* Element size detection */
    UWord        first_block_size;
    UWord        smallest_delta;
    UWord        widest_access;
    UInt         accesses_seen;
    struct _FieldRec* fields;   /* this object's, newest first */
+   Addr         frames[CG_DATA_MAX_CALLERS];  /* heap, mmap */
+   UInt         n_frames;
+   SiteFrame*   site;       /* the frames described, at creation */
 } DataObject;
 
 typedef struct _DataBlock {
@@ -156,6 +159,7 @@ static DataBlock* free_blocks;
 static DataBlock** stack_blocks;        /* by thread id */
 static DataObject** stack_objects;
 static Bool* thread_live;                /* has run, not exited */
+static DataBlock* running_stack;
 static ThreadId highest_tid = 1;
 
 /* Chained hash tables, grown to keep about one entry a bucket */
@@ -166,7 +170,12 @@ typedef struct {
 } Table;
 static Table object_table, line_table, field_table;
 
-static ULong n_classified, n_site_hits;
+static ULong n_classified;
+static const UWord* collecting;   /* cg_control.c's word */
+static Bool cache_sim;
+static const CacheLevel* d1;
+static UWord d1_set_bits, d1_line_size;
+static ULong n_classified_as[DATA_N_KINDS];
 
 Bool cg_data_enabled(void)
 {
@@ -231,6 +240,13 @@ static UWord object_hash(const void* e)
    return ((const DataObject*)e)->hash;
 }
 
+static void set_stride(DataObject* o, UWord stride)
+{
+   o->stride = stride;
+   o->stride_mask = stride != 0 && (stride & (stride - 1)) == 0
+                    ? stride - 1 : 0;
+}
+
 static UWord key_hash(DataKind kind, const Addr* frames, UInt n,
                       const HChar* name, Addr start)
 {
@@ -287,11 +303,53 @@ static DataObject* object_for(DataKind kind, const Addr* frames, UInt n,
    o->start = start;
    o->has_fields = kind == DATA_HEAP || kind == DATA_MMAP
                    || kind == DATA_GLOBAL;
-   o->stride = (UWord)cg_clo.data_stride;
+   set_stride(o, (UWord)cg_clo.data_stride);
    o->next_created = objects_created;
    objects_created = o;
    table_add(&object_table, o, h, object_hash);
    return o;
+}
+
+/*------------------------------------------------------------*/
+/*--- The address cache                                   ---*/
+/*------------------------------------------------------------*/
+
+/* The address cache: the last answer per 16-byte granule.  A block's
+   entry is checked like a site's (range and generation), so it needs no
+   invalidation; an `other` answer is kept for its exact address only
+   (a granule can hold a global's last bytes and a gap), and is valid
+   while other_epoch is unchanged: a new mapping or a large block
+   changes it, a small block clears the entries of its granules. */
+#define ADDR_CACHE_SIZE (1 << 16)
+
+typedef struct {
+   DataBlock* block;
+   UInt       gen;
+   Addr       other_addr;
+} AddrCacheEntry;
+
+static AddrCacheEntry* addr_cache;
+static UInt other_epoch = 1;
+
+static inline AddrCacheEntry* addr_cache_entry(Addr a)
+{
+   return &addr_cache[(a >> 4) & (ADDR_CACHE_SIZE - 1)];
+}
+
+/* Addresses in [start, start + size) may no longer be `other`. */
+static void forget_other(Addr start, SizeT size)
+{
+   Addr a;
+
+   if (size > 64 * 16) {
+      other_epoch++;
+      return;
+   }
+   for (a = start & ~(Addr)15; a < start + size; a += 16) {
+      AddrCacheEntry* e = addr_cache_entry(a);
+      if (e->block == &other_block)
+         e->block = NULL;
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -403,8 +461,9 @@ void cg_data_block_allocated(DataKind kind, const Addr* frames,
    obj->bytes += size;
    if (obj->stride == 0 && obj->blocks == 1 && size > 0
        && size < ELEMENT_BLOCK)
-      obj->stride = size;   /* one element; later blocks use the same */
+      set_stride(obj, size);   /* one element; later blocks too */
    drop_overlapping(start, size);
+   forget_other(start, size);
    b = new_block(start, size, obj);
    e = VG_(OSetGen_AllocNode)(live_blocks, sizeof *e);
    e->start = start;
@@ -508,26 +567,58 @@ static DataBlock* global_holding(Addr a, UWord size)
    return b;
 }
 
-static DataBlock* classify(Addr a, UWord size)
+/* The running thread's stack first, then the live blocks: a thread's
+   stack lies in the mapping pthread_create made for it, so an address
+   in a mapping is looked for in the stacks before it is the mapping's. */
+static DataBlock* look_up(Addr a, UWord size)
 {
    DataBlock* b;
 
    n_classified++;
-   /* The running thread's stack first: a thread's stack is also in
-      the anonymous mapping pthread_create made for it. */
-   b = stack_block_of(VG_(get_running_tid)());
+   b = running_stack;
    if (b != NULL && a - b->start < b->size)
       return b;
    b = live_block_at(a);
-   if (b != NULL && a - b->start < b->size)
+   if (b != NULL && a - b->start < b->size && b->obj->kind == DATA_HEAP)
       return b;
-   b = stack_holding(a);
+   if (b == NULL || a - b->start >= b->size)
+      b = NULL;
+   {
+      DataBlock* st = stack_holding(a);
+      if (st != NULL)
+         return st;
+   }
    if (b != NULL)
       return b;
    b = global_holding(a, size);
    if (b != NULL)
       return b;
    return &other_block;
+}
+
+/* Out of line: the sites' own check settles most accesses. */
+static __attribute__((noinline)) DataBlock* classify(Addr a, UWord size)
+{
+   AddrCacheEntry* e = addr_cache_entry(a);
+   DataBlock* b = e->block;
+
+   if (b == &other_block) {
+      if (e->other_addr == a && e->gen == other_epoch)
+         return b;
+   } else if (b != NULL && a - b->start < b->size && b->gen == e->gen) {
+      return b;
+   }
+   b = look_up(a, size);
+   n_classified_as[b->obj->kind]++;
+   e->block = b;
+   e->gen = b == &other_block ? other_epoch : b->gen;
+   e->other_addr = a;
+   return b;
+}
+
+void cg_data_memory_map_changed(void)
+{
+   other_epoch++;
 }
 
 /*------------------------------------------------------------*/
@@ -593,7 +684,7 @@ static void fix_stride(DataObject* obj)
       stride = obj->first_block_size;
    else
       stride = obj->widest_access > 0 ? obj->widest_access : 1;
-   obj->stride = stride;
+   set_stride(obj, stride);
    obj->fields = NULL;
    while (f != NULL) {
       FieldRec* next = f->next_of_object;
@@ -641,10 +732,14 @@ static void learn_stride(DataSite* s, DataBlock* b, Addr addr)
 /*--- The per-access helper                                ---*/
 /*------------------------------------------------------------*/
 
-DataSite* cg_data_new_site(CostCentre* cc, Int size, Bool is_write)
+DataSite* cg_data_new_site(BlockInfo* block, CostCentre* cc, Int size,
+                           Bool is_write)
 {
-   DataSite* s = VG_(calloc)("cg.data.site", 1, sizeof *s);
+   /* With the translation's other records, freed with it: the sites
+      of a block lie together, as its accesses run together. */
+   DataSite* s = cg_costs_block_alloc(block, sizeof *s);
 
+   VG_(memset)(s, 0, sizeof *s);
    s->block = &no_block;
    s->gen = 1;          /* never no_block's */
    s->size = (UShort)size;
@@ -673,8 +768,10 @@ static void count_field(DataSite* s, DataBlock* b, Addr addr, UWord outcome)
 
    if (UNLIKELY(obj->stride == 0))
       learn_stride(s, b, addr);
-   if (obj->stride != 0 && offset >= obj->stride)
-      offset %= obj->stride;
+   if (offset >= obj->stride && obj->stride != 0)
+      /* A division only for strides not a power of two */
+      offset = obj->stride_mask != 0 ? offset & obj->stride_mask
+                                     : offset % obj->stride;
    f = s->field;
    if (f == NULL || f->obj != obj || f->offset != offset)
       f = s->field = field_for(obj, offset);
@@ -685,9 +782,7 @@ static inline void attribute(DataSite* s, Addr addr, UWord outcome)
 {
    DataBlock* b = s->block;
 
-   if (LIKELY(addr - b->start < b->size && b->gen == s->gen)) {
-      n_site_hits++;
-   } else {
+   if (UNLIKELY(addr - b->start >= b->size || b->gen != s->gen)) {
       DataBlock* nb = classify(addr, s->size);
       if (s->line == NULL || nb->obj != s->line->obj)
          s->line = line_for(nb->obj, s->cc);
@@ -699,21 +794,32 @@ static inline void attribute(DataSite* s, Addr addr, UWord outcome)
       count_field(s, b, addr, outcome);
 }
 
+/* D1's MRU test (not_mru_access in cg_deliver.c; the model keeps the
+   mirror without the log): most accesses need no call of the model. */
+static inline Bool d1_mru_hit(Addr addr, UWord size)
+{
+   UWord line_addr = *(const UWord*)((const UChar*)d1->mru
+                                     + (addr & d1_set_bits));
+
+   return addr - line_addr <= d1_line_size - size;
+}
+
 VG_REGPARM(2) void cg_data_access(DataSite* s, Addr addr)
 {
-   UWord outcome = cg_clo.cache_sim
-                   ? cg_sim_data_outcome(s->cc, addr, s->size,
-                                         s->base == READ_BASE ? EV_DR : EV_DW)
-                   : 0;
+   UWord outcome = 0;
 
-   if (LIKELY(*cg_control_collecting_word() != 0))
+   if (cache_sim && !d1_mru_hit(addr, s->size))
+      outcome = cg_sim_data_outcome(s->cc, addr, s->size,
+                                    s->base == READ_BASE ? EV_DR : EV_DW);
+
+   if (LIKELY(*collecting != 0))
       attribute(s, addr, outcome);
 }
 
 VG_REGPARM(2) void cg_data_access_counted(DataSite* s, Addr addr)
 {
    s->cc->count[s->base == READ_BASE ? EV_DR : EV_DW]
-      += *cg_control_collecting_word();
+      += *collecting;
    cg_data_access(s, addr);
 }
 
@@ -721,15 +827,22 @@ void cg_data_thread_runs(ThreadId tid)
 {
    if (!enabled)
       return;
-   thread_live[tid] = True;
+   if (!thread_live[tid]) {
+      /* A new stack: addresses in it may have been answered `mmap` */
+      thread_live[tid] = True;
+      VG_(memset)(addr_cache, 0, ADDR_CACHE_SIZE * sizeof(AddrCacheEntry));
+   }
    if (tid > highest_tid)
       highest_tid = tid;
+   running_stack = stack_block_of(tid);
 }
 
 void cg_data_thread_exits(ThreadId tid)
 {
    if (enabled)
       thread_live[tid] = False;
+   if (enabled && running_stack == stack_blocks[tid])
+      running_stack = NULL;
    if (enabled && stack_blocks[tid] != NULL) {
       retire_block(stack_blocks[tid]);
       stack_blocks[tid] = NULL;
@@ -741,6 +854,11 @@ void cg_data_init(void)
    enabled = cg_clo.data_profile;
    if (!enabled)
       return;
+   collecting = cg_control_collecting_word();
+   cache_sim = cg_clo.cache_sim;
+   d1 = cg_sim_d1();
+   d1_set_bits = d1->set_mask << d1->line_bits;
+   d1_line_size = (UWord)1 << d1->line_bits;
    table_init(&object_table, "cg.data.objects");
    table_init(&line_table, "cg.data.lines");
    table_init(&field_table, "cg.data.fields");
@@ -751,7 +869,8 @@ void cg_data_init(void)
    stack_objects = VG_(calloc)("cg.data.stacks", VG_N_THREADS,
                                sizeof(DataObject*));
    thread_live = VG_(calloc)("cg.data.threads", VG_N_THREADS, sizeof(Bool));
-   thread_live[1] = True;
+   addr_cache = VG_(calloc)("cg.data.addr_cache", ADDR_CACHE_SIZE,
+                            sizeof(AddrCacheEntry));
    other_object = object_for(DATA_OTHER, NULL, 0, "other", 0);
    other_block.start = 0;
    other_block.size = 0;
@@ -973,7 +1092,11 @@ void cg_data_print_stats(void)
    if (!enabled)
       return;
    VG_(dmsg)("data profile: %u objects, %lu lines, %lu fields; "
-             "%llu look-ups, %llu site hits\n",
+             "%llu look-ups\n",
              n_objects, line_table.n_entries, field_table.n_entries,
-             n_classified, n_site_hits);
+             n_classified);
+   VG_(dmsg)("data look-ups found: heap %llu, mmap %llu, global %llu, "
+             "stack %llu, other %llu\n", n_classified_as[DATA_HEAP],
+             n_classified_as[DATA_MMAP], n_classified_as[DATA_GLOBAL],
+             n_classified_as[DATA_STACK], n_classified_as[DATA_OTHER]);
 }

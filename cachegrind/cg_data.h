@@ -24,7 +24,8 @@ typedef struct _DataSite DataSite;
 void cg_data_init(void);
 Bool cg_data_enabled(void);
 
-DataSite* cg_data_new_site(CostCentre* cc, Int size, Bool is_write);
+DataSite* cg_data_new_site(BlockInfo* block, CostCentre* cc, Int size,
+                           Bool is_write);
 Bool      cg_data_site_is(const DataSite* site, Int size, Bool is_write);
 /* Helpers: one access, simulated (D1, then LL) and attributed.  The
    counted form also adds it to its cost centre's Dr or Dw (guarded
@@ -42,6 +43,8 @@ void cg_data_block_allocated(DataKind kind, const Addr* frames, UInt n_frames,
    starts no block. */
 void cg_data_block_freed(Addr start);
 void cg_data_mapping_removed(Addr start, SizeT size);
+/* A mapping came or went (any mmap, munmap, mremap or brk). */
+void cg_data_memory_map_changed(void);
 void cg_data_thread_runs(ThreadId tid);
 void cg_data_thread_exits(ThreadId tid);
 

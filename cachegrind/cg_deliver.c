@@ -425,7 +425,7 @@ static DataSite* data_site(Delivery* d, const InstrInfo* instr, Int size,
           && d->data_sites[i].ordinal == ordinal
           && cg_data_site_is(d->data_sites[i].site, size, is_write))
          return d->data_sites[i].site;
-   site = cg_data_new_site(instr->cc, size, is_write);
+   site = cg_data_new_site(d->block, instr->cc, size, is_write);
    if (d->n_data_sites < sizeof d->data_sites / sizeof d->data_sites[0]) {
       d->data_sites[d->n_data_sites].instr_addr = instr->addr;
       d->data_sites[d->n_data_sites].ordinal = ordinal;

@@ -118,10 +118,6 @@ static void cg_post_clo_init(void)
    cg_control_init();
    cg_intervals_init();
    cg_bbv_init();
-   cg_data_init();
-   if (cg_data_enabled())
-      cg_alloc_init();
-   cg_data_expect_file();
    if (cg_bbv_enabled()) {
       /* Vectors count VEX's basic blocks as exp-bbv sees them: one
          straight-line run per superblock. */
@@ -132,6 +128,11 @@ static void cg_post_clo_init(void)
    cg_costs_init();
    log_mode = access_log_applies();
    cg_sim_init(&sim_I1, &sim_D1, &sim_LL, log_mode);
+   /* After the simulator: it reads D1's mirror */
+   cg_data_init();
+   if (cg_data_enabled())
+      cg_alloc_init();
+   cg_data_expect_file();
    cg_log_init(log_mode, cg_clo.sim_thread, (UInt)cg_clo.log_chunks,
                (UInt)cg_clo.log_alloc_limit);
    if (log_mode)

@@ -149,9 +149,9 @@ SIZED_DATA_HELPERS(8)
 SIZED_DATA_HELPERS(16)
 SIZED_DATA_HELPERS(32)
 
-/* --data-profile (cg_data.c): every data access comes here, MRU hits
-   too (which change nothing, as everywhere), and its outcome goes back:
-   0 a D1 hit, 1 a D1 miss that hit LL, 2 a miss in both. */
+/* --data-profile (cg_data.c): every data access that is not an MRU
+   hit (cg_data.c tests the mirror first) comes here, and its outcome
+   goes back: 0 a D1 hit, 1 a D1 miss that hit LL, 2 a miss in both. */
 UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first)
 {
    if (!cg_cache_ref_missed(&D1, addr, (UChar)size))
