@@ -180,6 +180,12 @@ VG_REGPARM(0) void cg_alloc_enter(UWord fn, Addr sp, UWord a0, UWord a1,
       cg_data_block_freed(a0);
       return;
    }
+   /* realloc's copy, and its free of the old block, are the
+      allocator's own accesses: the old block ends here.  (If realloc
+      fails, the block it leaves the program is the realloc's.) */
+   if ((fn == AF_REALLOC || fn == AF_REALLOCARRAY)
+       && !(p->active && sp < p->entry_sp))
+      cg_data_block_freed(a0);
    /* Inside a pending call (operator new calling malloc): its block. */
    if (p->active && sp < p->entry_sp)
       return;
@@ -230,10 +236,11 @@ VG_REGPARM(2) void cg_alloc_returned(Addr sp, UWord result)
       SizeT size = p->fn == AF_REALLOC ? p->args[1]
                                         : product(p->args[1], p->args[2]);
       /* A new block, also in place: it is the realloc's from now on.
-         realloc(p, 0) frees p and may return NULL. */
-      if (result != 0 || size == 0)
-         cg_data_block_freed(p->args[0]);
-      allocated(p, result, size);
+         Failed (NULL for a size above 0): the old one, the same. */
+      if (result != 0)
+         allocated(p, result, size);
+      else if (size != 0)
+         allocated(p, p->args[0], size);
       break;
    }
    case AF_MEMALIGN:

@@ -79,13 +79,13 @@ typedef struct {
 } SiteFrame;
 
 typedef struct _DataObject {
+   struct _DataObject* next_in_bucket;   /* first: Table's link */
    /* What the per-access path reads, in the first cache line */
    Bool         has_fields;
    UWord        stride;     /* 0: not known yet (offsets kept plain) */
    UWord        stride_mask; /* stride - 1 if a power of two, else 0 */
    DataKind     kind;
    UInt         id;
-   struct _DataObject* next_in_bucket;
    struct _DataObject* next_created;
    UWord        hash;
    const HChar* name;       /* global: the symbol; stack: "thread N" */
@@ -199,7 +199,8 @@ static void table_init(Table* t, const HChar* cc)
    t->buckets = VG_(calloc)(cc, t->n_buckets, sizeof(void*));
 }
 
-/* Every entry type starts with its bucket link; `hash_of` rehashes. */
+/* Every entry type starts with its bucket link (the first word of the
+   struct: table_add writes it there); `hash_of` rehashes. */
 static void table_grow(Table* t, UWord (*hash_of)(const void*))
 {
    UWord n = t->n_buckets * 2, i;

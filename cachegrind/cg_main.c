@@ -93,6 +93,11 @@ static void cg_post_clo_init(void)
    Int min_line, widest;
    Bool log_mode, configured;
 
+   if (cg_clo.data_profile && !cg_clo.cache_sim) {
+      VG_(umsg)("Bad option: --data-profile=yes needs --cache-sim=yes (it "
+                "counts the accesses and misses of the cache simulation)\n");
+      VG_(exit)(1);
+   }
    configured = cg_clo.cache_sim || !CG_CACHE_CONFIG_ONLY_IF_SIM;
    if (configured)
       cg_config_choose(cg_clo.I1_given ? &cg_clo.I1 : NULL,

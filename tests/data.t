@@ -29,9 +29,9 @@
 # `totals`, and `totals` is the main file's summary (Dr D1mr DLmr Dw
 # D1mw DLmw).  The main file itself must stay byte-identical to the
 # system Cachegrind's run of the same program (the reference never gets
-# the data options).  Also: --cache-sim=no, --data-stride,
+# the data options).  Also: --data-stride,
 # --data-callers, --data-out-file with %p, the default file name, and
-# bad option values.
+# bad option values (and --cache-sim=no, which the profile needs on).
 #
 # Environment: as for every CgTest file (CG_JOBS, CG_ONLY, CG_KEEP_TMP).
 use strict;
@@ -65,45 +65,6 @@ my $DATA_DIR = tempdir('cgdata-XXXXXXXX', TMPDIR => 1, CLEANUP => !$ENV{CG_KEEP_
 note("data files in $DATA_DIR") if $ENV{CG_KEEP_TMP};
 
 my @FULL  = qw(Dr D1mr DLmr Dw D1mw DLmw);
-my @NOSIM = qw(Dr Dw);
-
-# ---------------------------------------------------------------------------
-# Known tool defects: the checks they fail are kept, as TODO tests.
-
-# The copy realloc makes (its reads of the old block, and its freeing
-# of it) lands in the old block's object instead of `other`: cg_alloc.c
-# ends the old block only when realloc returns.
-my $REALLOC_TODO = "tool defect: realloc's copy out of the old block (memcpy's reads, "
-                 . "_int_free's accesses) is counted in the old block's object, not `other`";
-
-# Since 1b4bbae the first members of DataObject are has_fields and
-# stride ("the object's hot fields first"), but cg_data.c's hash tables
-# keep their bucket link in the first word of every entry (table_add:
-# `*(void**)e = t->buckets[b]`; "Every entry type starts with its bucket
-# link"), so inserting an object overwrites has_fields with the link:
-# an object first in its bucket (link NULL) loses its field breakdown
-# (blocks line "... 0", no field records), whatever its kind and size.
-my $FIELDS_TODO = 'tool defect: heap/mmap/global objects lose their field breakdown '
-                . '(element size 0, no field records): the object hash table writes its '
-                . 'bucket link over DataObject.has_fields';
-
-# The same reordering broke the object lookup: object_for() walks the
-# chain through DataObject.next_in_bucket, which table_add never sets
-# (it links through the first word), so an object that is no longer
-# first in its bucket is never found again and the next allocation at
-# its site starts a duplicate object.
-my $LOOKUP_TODO = 'tool defect: an allocation site whose object is no longer first in its '
-                . 'hash bucket gets a second object (object_for follows next_in_bucket, '
-                . 'which table_add never sets)';
-
-# With --cache-sim=no the instrumentation drops every data access
-# (cg_instrument.c: add_read, add_write and add_guarded_access return at
-# once without the cache simulation), so the data file has only `other`
-# with "0 0" and "totals 0 0": the events line says Dr Dw, yet none is
-# counted.
-my $NOSIM_TODO = 'tool defect: with --cache-sim=no no data access reaches the data profile '
-               . '(totals 0 0)';
-
 
 # ---------------------------------------------------------------------------
 # Fixtures
@@ -320,7 +281,6 @@ sub check_data_file {
     ok(!@bad_sum, "each object's counts are the sum of its line records")
         or diag($list->(@bad_sum));
     {
-        local $TODO = $FIELDS_TODO;
         ok(!@no_fields, 'heap, mmap and global objects have an element size (a field breakdown)')
             or diag(scalar(@no_fields) . " of them have none:\n" . $list->(@no_fields));
     }
@@ -414,7 +374,6 @@ sub expect {
     }
     my $o = $found[0];
     if ($e{rw}) {
-        local $TODO = $e{todo} // $TODO;
         my $got = rw($d, $o->{counts});
         is($got, "Dr $e{rw}[0] Dw $e{rw}[1]", "$e{what}: Dr and Dw exactly")
             or diag('  line records: ' . join("\n    ",
@@ -425,7 +384,6 @@ sub expect {
     is($o->{blocks}[1], $e{bytes},   "$e{what}: bytes")   if defined $e{bytes};
     is($o->{objfile},   $e{objfile}, "$e{what}: objfile") if defined $e{objfile};
     if (defined $e{element} || $e{fields}) {
-        local $TODO = $FIELDS_TODO;
         is($o->{blocks}[2], $e{element}, "$e{what}: element size") if defined $e{element};
         expect_fields($d, $o, %e) if $e{fields};
     }
@@ -517,7 +475,6 @@ sub check_list {
     my $next_miss = ev($d, $o->{fields}{8} || [], 'D1mr') // 0;
     my $key_miss  = ev($d, $o->{fields}{0} || [], 'D1mr') // 0;
     {
-        local $TODO = $FIELDS_TODO;
         ok($next_miss >= 0.9 * ($passes + 1) * $nodes,
            "next (offset 8) misses in D1 on (almost) every read: D1mr $next_miss of "
            . ($passes + 1) * $nodes);
@@ -535,11 +492,10 @@ sub check_realloc {
     like($run->{stdout}, qr/^realloc moved$/m, 'the fixture: realloc moved the block');
     like($run->{stdout}, qr/^reuse same address$/m, 'the fixture: the freed address was reused');
     my $old = expect($d, 'realloc.c', what => 'the block before realloc (old-malloc)', kind => 'heap',
-                     site => [['old-malloc', 'main']], rw => [256, 128], todo => $REALLOC_TODO,
+                     site => [['old-malloc', 'main']], rw => [256, 128],
                      blocks => 1, bytes => 1024,
                      lines => { 'old-write' => [0, 128], 'old-read' => [256, 0] });
     if ($old) {
-        local $TODO = $REALLOC_TODO;
         my $path = File::Spec->catfile($SRC, 'realloc.c');
         my @foreign = grep { $_->{file} ne $path } @{ $old->{lines} };
         ok(!@foreign, 'the old block: no access from outside the program (realloc\'s copy is other)')
@@ -635,7 +591,6 @@ sub check_sites {
     is($blocks, 2 * $n, "$n sites x 2 blocks, all at the sites line");
     is(rw($d, vsum(scalar @{ $d->{events} }, map { $_->{counts} } @objs)), 'Dr 0 Dw ' . 2 * $n,
        'their accesses: Dr 0, Dw ' . 2 * $n);
-    local $TODO = $LOOKUP_TODO;
     is(scalar @objs, $n, "$n objects, one per malloc call");
     my @split = grep { $_->{blocks}[0] != 2 || rw($d, $_->{counts}) ne 'Dr 0 Dw 2' } @objs;
     ok(!@split, 'each has both blocks of its site: blocks 2, Dr 0 Dw 2')
@@ -688,16 +643,12 @@ for my $opt (qw(O0 O2)) {
 }
 pair_case(name => 'data sites-O2', fixture => 'sites', opts => [@OPTS], cmd => [ $bin{'sites-O2'} ]);
 # Options
-pair_case(name => 'data heap-O0', fixture => 'heap', opts => ['--cache-sim=no'],
-          cmd => [ $bin{'heap-O0'} ], events => \@NOSIM);
 pair_case(name => 'data heap-O2', fixture => 'heap', opts => [@OPTS],
           data_opts => ['--data-stride=16'], cmd => [ $bin{'heap-O2'} ], stride => 16);
 pair_case(name => 'data heap-O0', fixture => 'heap', opts => [@OPTS],
           data_opts => ['--data-callers=1'], cmd => [ $bin{'heap-O0'} ], callers => 1);
 pair_case(name => 'data heap-O2', fixture => 'heap', opts => [@OPTS],
           data_opts => ['--data-callers=2'], cmd => [ $bin{'heap-O2'} ], callers => 2);
-pair_case(name => 'data list-O2', fixture => 'list', opts => ['--cache-sim=no'],
-          cmd => [ $bin{'list-O2'} ], events => \@NOSIM);
 
 # Ours alone: file names and option values.
 push @cases, { kind => 'ours', label => 'data --data-out-file=dp.%p.txt (relative, %p)',
@@ -707,7 +658,10 @@ push @cases, { kind => 'ours', label => 'data --data-out-file=dp.%p.txt (relativ
 push @cases, { kind => 'ours', label => 'data chdir-O0 default file names',
                opts => ['--data-profile=yes'], cmd => [ $progs->{'chdir-O0'} ],
                run => { default_out => 1 }, check => 'default' };
-for my $bad ('--data-callers=0', '--data-stride=0', '--data-callers=x', '--data-stride=-8') {
+# The data profile counts the cache simulation's accesses and misses:
+# without it, an error naming the option it needs.
+for my $bad ('--data-callers=0', '--data-stride=0', '--data-callers=x', '--data-stride=-8',
+             '--cache-sim=no') {
     push @cases, { kind => 'ours', label => "data bad value $bad", check => 'bad',
                    opts => ['--data-profile=yes', $bad], cmd => [ $bin{'heap-O0'} ], bad => $bad };
 }
@@ -771,16 +725,7 @@ sub check_pair {
                             element => $c->{stride} // 'auto');
         };
         if ($c->{fixture} && $m == $mains[0]) {
-            # Without the cache simulation nothing is counted (a defect).
-            my $todo = $c->{events} && $c->{events} == \@NOSIM ? $NOSIM_TODO : undef;
-            if ($todo) {
-                local $TODO = $todo;
-                ok(ev($d, $d->{totals}, 'Dr') > 0 && ev($d, $d->{totals}, 'Dw') > 0,
-                   'with --cache-sim=no, the data accesses are still counted: totals '
-                   . "@{ $d->{totals} }");
-            }
             subtest "$c->{fixture}: the objects known by construction" => sub {
-                local $TODO = $todo;
                 $CHECK{ $c->{fixture} }->($d, $ours, stride => $c->{stride}, callers => $c->{callers});
             } or keep_evidence("$c->{label} data",
                                { which => 'ours', stdout => $ours->{stdout}, stderr => $ours->{stderr},
