@@ -171,6 +171,7 @@ VG_REGPARM(0) void cg_alloc_enter(UWord fn, Addr sp, UWord a0, UWord a1,
 {
    PendingCall* p = &pending[running_tid];
 
+   cg_data_drain();
 #if defined(VGA_x86)
    a0 = ((const UInt*)sp)[1];
    a1 = ((const UInt*)sp)[2];
@@ -218,6 +219,7 @@ VG_REGPARM(2) void cg_alloc_returned(Addr sp, UWord result)
 {
    PendingCall* p = &pending[running_tid];
 
+   cg_data_drain();
    if (!p->active || sp <= p->entry_sp) {
       publish();
       return;
@@ -276,7 +278,10 @@ void cg_alloc_post_syscall(ThreadId tid, UInt sysno, const UWord* args,
    Addr frames[CG_DATA_MAX_CALLERS];
    UInt n;
 
-   if (!cg_data_enabled() || sr_isError(res))
+   if (!cg_data_enabled())
+      return;
+   cg_data_drain();
+   if (sr_isError(res))
       return;
    if (sysno == __NR_munmap || sysno == __NR_mremap || sysno == __NR_brk
 #if defined(VGA_x86)

@@ -33,6 +33,16 @@ Bool      cg_data_site_is(const DataSite* site, Int size, Bool is_write);
 VG_REGPARM(2) void cg_data_access(DataSite* site, Addr addr);
 VG_REGPARM(2) void cg_data_access_counted(DataSite* site, Addr addr);
 
+/* The access buffer compiled code appends (site, address) pairs to,
+   without --toggle-collect and --interval-size (cg_data.c says why and
+   when it is drained).  Helpers: simulate and attribute what it holds;
+   a fetch that reaches the simulator, after draining. */
+Bool          cg_data_buffering(void);
+UWord**       cg_data_cursor_word(void);
+const UWord*  cg_data_buffer_limit(void);
+VG_REGPARM(0) void cg_data_drain(void);
+VG_REGPARM(1) void cg_data_fetch(InstrInfo* ii);
+
 /* Blocks as the allocator hands them out (cg_alloc.c).  `frames` is the
    allocation's call stack, innermost first, already cut to
    --data-callers frames. */

@@ -67,6 +67,8 @@ void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,
    d->n_data_sites = 0;
    d->data_instr = NULL;
    d->data_ordinal = 0;
+   d->data_cursor = NULL;
+   d->data_appended = False;
 }
 
 /* Longest x86/amd64 instruction; client-request preambles are longer
@@ -139,6 +141,8 @@ static void emit_call(Delivery* d, const HChar* name, void* fn,
    if (guard != NULL)
       call->guard = guard;
    addStmtToIRSB(d->out, IRStmt_Dirty(call));
+   /* The call may have drained the data profile's buffer. */
+   d->data_cursor = NULL;
 }
 
 #define CALL(d, helper, args, guard) \
@@ -389,6 +393,12 @@ static void deliver_fetch(Delivery* d, const Event* ev)
 
    if (site == NULL)
       return;
+   if (cg_data_enabled()) {
+      /* Buffered data accesses first: LL sees them in program order */
+      CALL(d, cg_data_fetch, mkIRExprVec_1(ptr_const(site)),
+           fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
+      return;
+   }
    CALL(d, cg_sim_fetch, mkIRExprVec_1(ptr_const(site)),
         fetch_not_mru(d, cg_sim_i1(), first, last, first_known_mru));
 }
@@ -439,8 +449,42 @@ static void deliver_data_profiled(Delivery* d, const Event* ev,
                                   Bool is_write)
 {
    DataSite* site = data_site(d, ev->instr, ev->size, is_write);
+   IRExpr* cursor_word = ptr_const(cg_data_cursor_word());
+   IRExpr *cursor, *second, *next;
+   UWord word = is_64bit(d) ? 8 : 4;
 
-   CALL(d, cg_data_access, mkIRExprVec_2(ptr_const(site), ev->addr), NULL);
+   if (!cg_data_buffering()) {
+      CALL(d, cg_data_access, mkIRExprVec_2(ptr_const(site), ev->addr),
+           NULL);
+      return;
+   }
+   /* Appended: site, address (cg_data.c's buffer) */
+   cursor = d->data_cursor != NULL ? d->data_cursor
+                                   : load_word(d, cursor_word);
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, cursor, ptr_const(site)));
+   second = word_binop(d, Iop_Add64, Iop_Add32, cursor, word_const(d, word));
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, second, ev->addr));
+   next = word_binop(d, Iop_Add64, Iop_Add32, cursor,
+                     word_const(d, 2 * word));
+   addStmtToIRSB(d->out, IRStmt_Store(Iend_LE, cursor_word, next));
+   d->data_cursor = next;
+   d->data_appended = True;
+}
+
+/* After a group that appended: drain once the buffer is full. */
+static void drain_if_full(Delivery* d)
+{
+   IRExpr *cursor, *full;
+
+   if (!d->data_appended)
+      return;
+   d->data_appended = False;
+   cursor = d->data_cursor != NULL
+            ? d->data_cursor : load_word(d, ptr_const(cg_data_cursor_word()));
+   full = assign(d, Ity_I1,
+                 IRExpr_Binop(is_64bit(d) ? Iop_CmpLE64U : Iop_CmpLE32U,
+                              ptr_const(cg_data_buffer_limit()), cursor));
+   CALL(d, cg_data_drain, mkIRExprVec_0(), full);
 }
 
 /* Without the log, as deliver_fetch. */
@@ -833,6 +877,7 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
       }
    }
    flush_ops(d, &batch);
+   drain_if_full(d);
    /* No checker was called (every fetch a known hit, no data access):
       counted inline after all. */
    if (batch.counter != NULL)

@@ -57,6 +57,10 @@ typedef struct {
    UInt       n_data_sites;
    const InstrInfo* data_instr;  /* the instruction of the last one */
    UInt       data_ordinal;
+   /* The access buffer's cursor after the last append of this group,
+      while no call has been emitted since (a call may drain it) */
+   IRExpr*    data_cursor;
+   Bool       data_appended;     /* this group appended */
 } Delivery;
 
 void cg_deliver_start(Delivery* d, IRSB* out, IRType word_ty,

@@ -160,6 +160,8 @@ static void cg_fini(Int exit_code)
    CgOutputResult result;
 
    cg_log_drain();
+   if (cg_data_enabled())
+      cg_data_drain();      /* the misses it counts are in the main file */
    cg_intervals_fini();
    cg_bbv_fini();
    cg_costs_fold_all();
@@ -190,6 +192,8 @@ static void cg_discard_superblock(Addr orig_addr, VexGuestExtents vge)
    BlockInfo* block = cg_costs_lookup_block(orig_addr);
    Bool may_still_run = False;
 
+   if (cg_data_enabled())
+      cg_data_drain();      /* its data sites may be freed with it */
    if (block != NULL)
       may_still_run = cg_tier_translation_discarded(
                          orig_addr, block->cold_executions, block->cold);
@@ -238,6 +242,8 @@ static void cg_pre_syscall(ThreadId tid, UInt sysno, UWord* args,
    HChar* vectors;
    UInt n_more;
 
+   if (cg_data_enabled())
+      cg_data_drain();      /* a library's symbols may go with a munmap */
    if (LIKELY(sysno != __NR_execve && sysno != __NR_execveat))
       return;
    profile = cg_intervals_give_up_for_exec();
