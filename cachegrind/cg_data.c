@@ -901,7 +901,8 @@ VG_REGPARM(2) void cg_data_access_counted(DataSite* s, Addr addr)
 
 VG_REGPARM(1) void cg_data_fetch(InstrInfo* ii)
 {
-   cg_data_drain();
+   if (buffer_cursor != buffer)
+      cg_data_drain();
    cg_sim_fetch(ii);
 }
 
