@@ -34,11 +34,12 @@
    element (a struct: the field is the offset in the block; the first
    block of the site decides), and for larger blocks and for globals
    the size is detected: over the object's first DETECT_ACCESSES
-   accesses, the smallest distance (at most 4 KiB) between two
-   consecutive accesses of one instruction to one block (the copies of
-   an instruction in an unrolled loop share their site, cg_deliver.c);
-   failing that, the block if it is at most 4 KiB, else the widest
-   access.  Until then fields are kept by plain offset, and folded once
+   accesses, the greatest common divisor of the distances between two
+   consecutive accesses of one instruction to one block (one field of
+   the elements, walked in order or not; the copies of an instruction
+   in an unrolled loop share their site, cg_deliver.c), if at most
+   4 KiB; failing that, the block if it is at most 4 KiB, else the
+   widest access.  Until then fields are kept by plain offset, and folded once
    the size is known. */
 
 #include "pub_tool_basics.h"
@@ -70,7 +71,6 @@
 #define ELEMENT_BLOCK    256    /* a block below this size is one element */
 #define SMALL_BLOCK      4096   /* else, undetected, the element */
 #define DETECT_ACCESSES  1024
-#define MAX_DETECT_DELTA 4096
 
 typedef struct {
    const HChar* file;
@@ -96,7 +96,7 @@ typedef struct _DataObject {
    ULong        bytes;
    /* Element size detection */
    UWord        first_block_size;
-   UWord        smallest_delta;
+   UWord        delta_gcd;   /* of the distances seen, 0: none */
    UWord        widest_access;
    UInt         accesses_seen;
    struct _FieldRec* fields;   /* this object's, newest first */
@@ -694,8 +694,8 @@ static void fix_stride(DataObject* obj)
    FieldRec* past = NULL;      /* records at offsets past one element */
    UWord stride;
 
-   if (obj->smallest_delta != 0)
-      stride = obj->smallest_delta;
+   if (obj->delta_gcd != 0 && obj->delta_gcd <= SMALL_BLOCK)
+      stride = obj->delta_gcd;
    else if (obj->first_block_size > 0 && obj->first_block_size <= SMALL_BLOCK)
       stride = obj->first_block_size;
    else
@@ -724,6 +724,16 @@ static void fix_stride(DataObject* obj)
    }
 }
 
+static UWord gcd(UWord a, UWord b)
+{
+   while (b != 0) {
+      UWord t = a % b;
+      a = b;
+      b = t;
+   }
+   return a;
+}
+
 /* Element size detection, over an object's first accesses. */
 static void learn_stride(DataSite* s, DataBlock* b, Addr addr)
 {
@@ -733,9 +743,8 @@ static void learn_stride(DataSite* s, DataBlock* b, Addr addr)
    if (s->last_addr != 0 && s->last_addr - b->start < b->size) {
       UWord delta = addr > s->last_addr ? addr - s->last_addr
                                         : s->last_addr - addr;
-      if (delta != 0 && delta <= MAX_DETECT_DELTA
-          && (obj->smallest_delta == 0 || delta < obj->smallest_delta))
-         obj->smallest_delta = delta;
+      if (delta != 0)
+         obj->delta_gcd = gcd(obj->delta_gcd, delta);
    }
    s->last_addr = addr;
    if (s->size > obj->widest_access)
