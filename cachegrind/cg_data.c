@@ -84,6 +84,7 @@ typedef struct _DataObject {
    Bool         has_fields;
    UWord        stride;     /* 0: not known yet (offsets kept plain) */
    UWord        stride_mask; /* stride - 1 if a power of two, else 0 */
+   ULong        stride_magic; /* else ceil(2^44 / stride), or 0 (below) */
    DataKind     kind;
    UInt         id;
    struct _DataObject* next_created;
@@ -245,6 +246,30 @@ static void set_stride(DataObject* o, UWord stride)
    o->stride = stride;
    o->stride_mask = stride != 0 && (stride & (stride - 1)) == 0
                     ? stride - 1 : 0;
+   o->stride_magic = 0;
+#if defined(VGA_amd64)
+   if (stride != 0 && o->stride_mask == 0 && stride <= SMALL_BLOCK)
+      o->stride_magic = ((1ULL << 44) + stride - 1) / stride;
+#endif
+}
+
+/* offset modulo the object's stride (offset >= stride > 0).  A division
+   costs ~25 cycles on every access to an array of 12-byte elements
+   (bzip2: a sixth of the profile's time), so: a mask for powers of two,
+   else a multiplication by ceil(2^44 / stride), exact for offsets below
+   2^32 and strides up to 2^12 (the error, offset * (m - 2^44/stride) /
+   2^44, stays below 1/stride). */
+static inline UWord offset_in_element(const DataObject* obj, UWord offset)
+{
+   if (obj->stride_mask != 0)
+      return offset & obj->stride_mask;
+#if defined(VGA_amd64)
+   if (obj->stride_magic != 0 && offset < (1ULL << 32)) {
+      UWord q = (UWord)(((unsigned __int128)offset * obj->stride_magic) >> 44);
+      return offset - q * obj->stride;
+   }
+#endif
+   return offset % obj->stride;
 }
 
 static UWord key_hash(DataKind kind, const Addr* frames, UInt n,
@@ -794,9 +819,7 @@ static void count_field(DataSite* s, DataBlock* b, Addr addr, UWord outcome)
    if (UNLIKELY(obj->stride == 0))
       learn_stride(s, b, addr);
    if (offset >= obj->stride && obj->stride != 0)
-      /* A division only for strides not a power of two */
-      offset = obj->stride_mask != 0 ? offset & obj->stride_mask
-                                     : offset % obj->stride;
+      offset = offset_in_element(obj, offset);
    f = s->field;
    if (f == NULL || f->obj != obj || f->offset != offset)
       f = s->field = field_for(obj, offset);
