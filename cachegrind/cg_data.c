@@ -9,10 +9,13 @@
    (cg_deliver.c); the allocator's calls are recognised in cg_alloc.c.
 
    Every data access is attributed, not only the misses, so with this
-   option each access calls cg_data_access (the inline MRU filter and
-   the access log are off: a filtered hit would not be classified).
-   The helper simulates the access through the same D1 and LL as every
-   other path (cg_sim_data_outcome) and counts it three times over:
+   option every access goes through `process` (the inline MRU filter
+   and the access log are off: a filtered hit would not be classified):
+   compiled code appends it to the access buffer (below), or, with
+   --toggle-collect or --interval-size, calls cg_data_access.  `process`
+   simulates the access through the same D1 and LL as every other path
+   (D1's MRU test, then cg_sim_data_outcome) and counts it three times
+   over:
    in its cost centre as always (misses; the accesses come from the
    group counters), in the (object, line) record and in the (object,
    field) record.  An object's counts are the sum of its lines', so the
