@@ -166,7 +166,7 @@ static UInt caller_frames(ThreadId tid, Addr* frames)
    return n - 1;
 }
 
-VG_REGPARM(0) void cg_alloc_enter(UWord fn, Addr sp, UWord a0, UWord a1,
+VG_REGPARM(3) void cg_alloc_enter(UWord fn, Addr sp, UWord a0, UWord a1,
                                   UWord a2)
 {
    PendingCall* p = &pending[running_tid];

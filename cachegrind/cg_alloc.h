@@ -21,7 +21,7 @@ const Addr* cg_alloc_pending_sp_word(void);
 
 /* Helpers: at an allocator function's first instruction, and at a
    block's start when the stack pointer is above the pending word. */
-VG_REGPARM(0) void cg_alloc_enter(UWord kind, Addr sp, UWord a0, UWord a1,
+VG_REGPARM(3) void cg_alloc_enter(UWord kind, Addr sp, UWord a0, UWord a1,
                                   UWord a2);
 VG_REGPARM(2) void cg_alloc_returned(Addr sp, UWord result);
 

@@ -642,6 +642,27 @@ for my $opt (qw(O0 O2)) {
     }
 }
 pair_case(name => 'data sites-O2', fixture => 'sites', opts => [@OPTS], cmd => [ $bin{'sites-O2'} ]);
+# The x86 tool: the allocator's arguments are on the stack there (read
+# by cg_alloc_enter), and its helpers take their arguments in registers
+# by the regparm the IR gives.  Element sizes differ with 4-byte
+# pointers, so only the file's structure, its totals and the main file.
+{
+    my $why32 = can_run_m32();   # undef: it can
+    for my $name (qw(heap list realloc)) {
+        if (defined $why32) {
+            push @cases, { label => "data $name-m32", skip => $why32 };
+            next;
+        }
+        my $c   = File::Spec->catfile($SRC, "$name.c");
+        my $out = File::Spec->catfile($BIN, "$name-m32");
+        my $b = eval { build_one($out, [$c, $SELF], $CC, '-g', '-O0', '-m32', $c) };
+        if (!$b) {
+            push @cases, { label => "data $name-m32", skip => "cannot build -m32: $@" };
+            next;
+        }
+        pair_case(name => "data $name-m32", opts => [@OPTS], cmd => [ $b ]);
+    }
+}
 # Options
 pair_case(name => 'data heap-O2', fixture => 'heap', opts => [@OPTS],
           data_opts => ['--data-stride=16'], cmd => [ $bin{'heap-O2'} ], stride => 16);
