@@ -71,6 +71,19 @@ static inline UWord* cg_cache_mru_slot(const CacheLevel* level, UWord block)
                    + ((block & level->set_mask) << level->mru_stride_bits));
 }
 
+/* The MRU test of a level mirrored by line address (D1), in C, as
+   compiled code makes it (not_mru_access in cg_deliver.c): whether
+   [addr, addr + size) lies in one line, and that line is its set's MRU
+   line.  Such an access changes no state. */
+static inline Bool cg_cache_mru_hit_by_line_addr(const CacheLevel* level,
+                                                 Addr addr, UWord size)
+{
+   UWord line_size = (UWord)1 << level->line_bits;
+   UWord line_addr = *cg_cache_mru_slot(level, addr >> level->line_bits);
+
+   return size <= line_size && addr - line_addr <= line_size - size;
+}
+
 /* What the slot holds when `block` is its set's MRU block. */
 static inline UWord cg_cache_mru_value(const CacheLevel* level, UWord block)
 {

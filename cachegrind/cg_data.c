@@ -177,7 +177,6 @@ static Table object_table, line_table, field_table;
 static ULong n_classified;
 static const UWord* collecting;   /* cg_control.c's word */
 static const CacheLevel* d1;
-static UWord d1_set_bits, d1_line_size;
 static ULong n_classified_as[DATA_N_KINDS];
 
 Bool cg_data_enabled(void)
@@ -845,21 +844,13 @@ static inline void attribute(DataSite* s, Addr addr, UWord outcome)
       count_field(s, b, addr, outcome);
 }
 
-/* D1's MRU test (not_mru_access in cg_deliver.c; the model keeps the
-   mirror without the log): most accesses need no call of the model. */
-static inline Bool d1_mru_hit(Addr addr, UWord size)
-{
-   UWord line_addr = *(const UWord*)((const UChar*)d1->mru
-                                     + (addr & d1_set_bits));
-
-   return addr - line_addr <= d1_line_size - size;
-}
-
 static inline void process(DataSite* s, Addr addr)
 {
    UWord outcome = 0;
 
-   if (!d1_mru_hit(addr, s->size))
+   /* D1's MRU test first (the model keeps the mirror without the log):
+      most accesses need no call of the model. */
+   if (!cg_cache_mru_hit_by_line_addr(d1, addr, s->size))
       outcome = cg_sim_data_outcome(s->cc, addr, s->size,
                                     s->base == READ_BASE ? EV_DR : EV_DW);
    if (LIKELY(*collecting != 0))
@@ -984,8 +975,6 @@ void cg_data_init(void)
    buffering = cg_clo.n_toggle_patterns == 0 && cg_clo.interval_size == 0;
    VG_(atfork)(before_fork, NULL, NULL);
    d1 = cg_sim_d1();
-   d1_set_bits = d1->set_mask << d1->line_bits;
-   d1_line_size = (UWord)1 << d1->line_bits;
    table_init(&object_table, "cg.data.objects");
    table_init(&line_table, "cg.data.lines");
    table_init(&field_table, "cg.data.fields");

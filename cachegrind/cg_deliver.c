@@ -417,8 +417,10 @@ static const SizedDataHelper sized_data_helpers[] = {
    SIZED(1), SIZED(2), SIZED(4), SIZED(8), SIZED(16), SIZED(32)
 };
 #undef SIZED
-/* --data-profile: every access is attributed, so every access calls
-   (no MRU filter: a filtered hit would not be classified). */
+/* --data-profile: the site of the instruction's n-th data access in
+   this translation, shared by the copies of an instruction that an
+   unrolled loop repeats (cg_data.c's element size detection then sees
+   its accesses as one stream). */
 static DataSite* data_site(Delivery* d, const InstrInfo* instr, Int size,
                            Bool is_write)
 {
@@ -445,6 +447,9 @@ static DataSite* data_site(Delivery* d, const InstrInfo* instr, Int size,
    return site;
 }
 
+/* --data-profile: every access is attributed (no MRU filter: a
+   filtered hit would not be classified), so every access is appended to
+   the buffer cg_data.c drains, or calls. */
 static void deliver_data_profiled(Delivery* d, const Event* ev,
                                   Bool is_write)
 {

@@ -261,11 +261,7 @@ static inline Bool fetch_needs_log(const ColdOp* op)
 
 static inline Bool data_needs_log(Addr addr, UWord size)
 {
-   UWord line_size = (UWord)1 << d1_level->line_bits;
-   UWord line_addr = *cg_cache_mru_slot(d1_level,
-                                        addr >> d1_level->line_bits);
-
-   return size > line_size || addr - line_addr > line_size - size;
+   return !cg_cache_mru_hit_by_line_addr(d1_level, addr, size);
 }
 
 /* The log helper the hot translation calls for this size. */
