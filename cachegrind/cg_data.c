@@ -591,10 +591,13 @@ static DataBlock* global_holding(Addr a, UWord size)
          obj->objfile = VG_(strdup)("cg.data.objfile", objname);
       b = obj->global_block = new_block(start, 0, obj);
    }
-   if (offset + size > b->size) {
-      b->size = offset + size;
-      obj->bytes = b->size;
-   }
+   /* The block holds the start addresses seen (an access is classified
+      by its start: a wide one may run into the next symbol, whose first
+      bytes must stay that symbol's); bytes, what was touched. */
+   if ((SizeT)offset + 1 > b->size)
+      b->size = (SizeT)offset + 1;
+   if ((ULong)offset + size > obj->bytes)
+      obj->bytes = (ULong)offset + size;
    return b;
 }
 
@@ -610,11 +613,9 @@ static DataBlock* look_up(Addr a, UWord size)
    if (b != NULL && a - b->start < b->size)
       return b;
    b = live_block_at(a);
-   if (b != NULL && a - b->start < b->size && b->obj->kind == DATA_HEAP)
-      return b;
-   if (b == NULL || a - b->start >= b->size)
-      b = NULL;
-   {
+   if (b != NULL && a - b->start >= b->size)
+      b = NULL;                       /* a block of size 0 */
+   if (b == NULL || b->obj->kind == DATA_MMAP) {
       DataBlock* st = stack_holding(a);
       if (st != NULL)
          return st;
