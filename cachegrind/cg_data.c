@@ -62,9 +62,11 @@
 #include "cg_cache.h"
 #include "cg_control.h"
 #include "cg_file.h"
+#include "cg_log.h"
 #include "cg_options.h"
 #include "cg_sim.h"
 #include "cg_tool.h"
+#include "cg_vgcompat.h"
 
 /* Counts of an object, a line or a field: Dr D1mr DLmr Dw D1mw DLmw. */
 #define N_DATA_COUNTS 6
@@ -115,6 +117,7 @@ typedef struct _DataBlock {
    DataObject*  obj;
    UInt         gen;
    struct _DataBlock* next_free;
+   ULong        reusable_at; /* retired: once this many chunks are counted */
 } DataBlock;
 
 typedef struct _LineRec {
@@ -132,15 +135,34 @@ typedef struct _FieldRec {
    ULong        count[N_DATA_COUNTS];
 } FieldRec;
 
+/* A site has two halves.  The client's (in the translation's memory)
+   says which block its last access fell in; the counting half (a cache
+   line of its own, see CountingSite) says which object that block
+   belongs to and where its counts go.  With the access log they live
+   in different threads: the client classifies, the simulator thread
+   counts, and a line written by one and read by the other at every
+   access would cost both a transfer between cores. */
+typedef struct {
+   /* Set at translation time */
+   CostCentre*  cc;
+   UChar        base;       /* READ_BASE or WRITE_BASE */
+   UChar        first;      /* EV_DR or EV_DW */
+   UShort       size;
+   /* The block bound by the client (bind), by value */
+   DataObject*  obj;
+   Addr         start;
+   /* Where the counts went last */
+   LineRec*     line;       /* (obj, cc) */
+   FieldRec*    field;      /* last field touched */
+   Addr         last_addr;  /* element size detection; 0 after a bind */
+} CountingSite;
+
 struct _DataSite {
    DataBlock*   block;      /* touched last, valid while gen matches */
    UInt         gen;
    UShort       size;
-   UChar        base;       /* READ_BASE or WRITE_BASE */
-   CostCentre*  cc;
-   LineRec*     line;       /* (block's object, cc) */
-   FieldRec*    field;      /* last field touched */
-   Addr         last_addr;  /* element size detection */
+   UChar        base;
+   CountingSite* counting;
 };
 
 /*------------------------------------------------------------*/
@@ -148,6 +170,8 @@ struct _DataSite {
 /*------------------------------------------------------------*/
 
 static Bool enabled;
+static Bool logging;       /* the data profile writes the access log */
+static UWord* log_word;    /* cg_log's cursor, then its limit */
 static UInt next_gen = 1;
 static UInt n_objects;
 static DataObject* objects_created;     /* newest first */
@@ -155,7 +179,7 @@ static DataObject* other_object;
 
 /* A block no address falls in: sites start with it, and `other` (which
    has no range) is reached through it. */
-static DataBlock no_block = { 0, 0, NULL, 0, NULL };
+static DataBlock no_block = { 0, 0, NULL, 0, NULL, 0 };
 static DataBlock other_block;
 
 static OSet* live_blocks;               /* heap and mapped, by start */
@@ -166,11 +190,14 @@ static Bool* thread_live;                /* has run, not exited */
 static DataBlock* running_stack;
 static ThreadId highest_tid = 1;
 
-/* Chained hash tables, grown to keep about one entry a bucket */
+/* Chained hash tables, grown to keep about one entry a bucket.  The
+   line and field tables belong to the counting side (which may be the
+   simulator thread): their memory comes from record_alloc. */
 typedef struct {
    void** buckets;
    UWord  n_buckets;
    UWord  n_entries;
+   Bool   counting;         /* memory from record_alloc, never freed */
 } Table;
 static Table object_table, line_table, field_table;
 
@@ -185,7 +212,7 @@ Bool cg_data_enabled(void)
 }
 
 /*------------------------------------------------------------*/
-/*--- Hash tables                                          ---*/
+/*--- Hashing                                              ---*/
 /*------------------------------------------------------------*/
 
 static UWord mix(UWord a, UWord b)
@@ -194,11 +221,84 @@ static UWord mix(UWord a, UWord b)
    return h ^ (h >> 29);
 }
 
-static void table_init(Table* t, const HChar* cc)
+/*------------------------------------------------------------*/
+/*--- The counting side's memory                           ---*/
+/*------------------------------------------------------------*/
+
+/* Line and field records and their tables are made by the counting
+   side, which with a simulator thread may not call the core's
+   allocator (it is not thread-safe).  They come from regions of fresh
+   zeroed memory that the client's thread maps and hands over one at a
+   time (provide_region, before every hand-over of the log and while it
+   waits for the simulator); the counting side takes the spare region
+   when its own is used up.  A chunk of the log makes at most a few MB
+   of records, so a spare of 64 MB is always there in practice; if not,
+   the simulator thread waits for the client's next hand-over. */
+#define REGION_BYTES ((SizeT)64 << 20)
+#define MAX_TABLE_BYTES (REGION_BYTES / 4)
+
+static struct {
+   UChar* cursor;
+   UChar* end;
+} region;                            /* the counting side's */
+static void* volatile spare_region;  /* mapped by the client's thread */
+static Bool counting_in_client;      /* no simulator thread counts now */
+
+static void* map_region(void)
+{
+   void* r = cg_shadow_alloc(REGION_BYTES);
+
+   if (r == NULL)
+      cg_out_of_memory("cg.data.records", REGION_BYTES);
+   return r;
+}
+
+static void provide_region(void)
+{
+   if (__atomic_load_n(&spare_region, __ATOMIC_ACQUIRE) == NULL)
+      __atomic_store_n(&spare_region, map_region(), __ATOMIC_RELEASE);
+}
+
+static void* take_region(void)
+{
+   for (;;) {
+      void* r = __atomic_exchange_n(&spare_region, NULL, __ATOMIC_ACQ_REL);
+      if (r != NULL)
+         return r;
+      if (counting_in_client || !cg_log_simulator_running())
+         return map_region();
+#if defined(VGA_amd64)
+      __asm__ volatile ("pause");
+#endif
+   }
+}
+
+/* Zeroed memory, 16-byte aligned; `bytes` at most REGION_BYTES. */
+static void* record_alloc(SizeT bytes)
+{
+   void* p;
+
+   bytes = (bytes + 15) & ~(SizeT)15;
+   if ((SizeT)(region.end - region.cursor) < bytes) {
+      region.cursor = take_region();
+      region.end = region.cursor + REGION_BYTES;
+   }
+   p = region.cursor;
+   region.cursor += bytes;
+   return p;
+}
+
+/*------------------------------------------------------------*/
+/*--- Hash tables                                          ---*/
+/*------------------------------------------------------------*/
+
+static void table_init(Table* t, const HChar* cc, Bool counting)
 {
    t->n_buckets = 1024;
    t->n_entries = 0;
-   t->buckets = VG_(calloc)(cc, t->n_buckets, sizeof(void*));
+   t->counting = counting;
+   t->buckets = counting ? record_alloc(t->n_buckets * sizeof(void*))
+                         : VG_(calloc)(cc, t->n_buckets, sizeof(void*));
 }
 
 /* Every entry type starts with its bucket link (the first word of the
@@ -206,8 +306,12 @@ static void table_init(Table* t, const HChar* cc)
 static void table_grow(Table* t, UWord (*hash_of)(const void*))
 {
    UWord n = t->n_buckets * 2, i;
-   void** nb = VG_(calloc)("cg.data.table", n, sizeof(void*));
+   void** nb;
 
+   if (t->counting && n * sizeof(void*) > MAX_TABLE_BYTES)
+      return;                /* longer chains from here on */
+   nb = t->counting ? record_alloc(n * sizeof(void*))
+                    : VG_(calloc)("cg.data.table", n, sizeof(void*));
    for (i = 0; i < t->n_buckets; i++) {
       void* e = t->buckets[i];
       while (e != NULL) {
@@ -218,7 +322,8 @@ static void table_grow(Table* t, UWord (*hash_of)(const void*))
          e = next;
       }
    }
-   VG_(free)(t->buckets);
+   if (!t->counting)
+      VG_(free)(t->buckets);
    t->buckets = nb;
    t->n_buckets = n;
 }
@@ -421,10 +526,31 @@ static DataBlock* live_block_at(Addr a)
    return e == NULL ? NULL : e->block;
 }
 
+/* Retired blocks, oldest first: with the log, a bind entry may still
+   name one (see ENTRY_BIND), so its struct waits until the chunk that
+   was open when it retired has been counted. */
+static DataBlock* retired_head;
+static DataBlock** retired_tail = &retired_head;
+
 static DataBlock* new_block(Addr start, SizeT size, DataObject* obj)
 {
    DataBlock* b = free_blocks;
 
+   if (b == NULL && retired_head != NULL
+       && (!logging || retired_head->reusable_at
+                       <= cg_log_chunks_simulated())) {
+      ULong counted = logging ? cg_log_chunks_simulated() : 0;
+      /* Every retired block that may be reused now */
+      while (retired_head != NULL && retired_head->reusable_at <= counted) {
+         DataBlock* r = retired_head;
+         retired_head = r->next_free;
+         r->next_free = free_blocks;
+         free_blocks = r;
+      }
+      if (retired_head == NULL)
+         retired_tail = &retired_head;
+      b = free_blocks;
+   }
    if (b != NULL)
       free_blocks = b->next_free;
    else
@@ -441,8 +567,10 @@ static void retire_block(DataBlock* b)
 {
    b->size = 0;
    b->gen = 0;
-   b->next_free = free_blocks;
-   free_blocks = b;
+   b->reusable_at = logging ? cg_log_chunks_handed_over() + 1 : 0;
+   b->next_free = NULL;
+   *retired_tail = b;
+   retired_tail = &b->next_free;
 }
 
 static void remove_live(Addr start)
@@ -683,7 +811,7 @@ static LineRec* line_for(DataObject* obj, CostCentre* cc)
    for (; l != NULL; l = l->next_in_bucket)
       if (l->obj == obj && l->cc == cc)
          return l;
-   l = VG_(calloc)("cg.data.line", 1, sizeof *l);
+   l = record_alloc(sizeof *l);
    l->obj = obj;
    l->cc = cc;
    table_add(&line_table, l, h, line_hash);
@@ -704,7 +832,7 @@ static FieldRec* field_for(DataObject* obj, UWord offset)
    for (; f != NULL; f = f->next_in_bucket)
       if (f->obj == obj && f->offset == offset)
          return f;
-   f = VG_(calloc)("cg.data.field", 1, sizeof *f);
+   f = record_alloc(sizeof *f);
    f->obj = obj;
    f->offset = offset;
    f->next_of_object = obj->fields;
@@ -762,28 +890,33 @@ static UWord gcd(UWord a, UWord b)
    return a;
 }
 
-/* Element size detection, over an object's first accesses. */
-static void learn_stride(DataSite* s, DataBlock* b, Addr addr)
+/* Element size detection, over an object's first accesses: the
+   distances between consecutive accesses of one site within one block
+   (last_addr is cleared when the site is bound to another block). */
+static void learn_stride(CountingSite* c, Addr addr)
 {
-   DataObject* obj = b->obj;
+   DataObject* obj = c->obj;
 
-   /* The site's previous access, if it was in this block */
-   if (s->last_addr != 0 && s->last_addr - b->start < b->size) {
-      UWord delta = addr > s->last_addr ? addr - s->last_addr
-                                        : s->last_addr - addr;
+   if (c->last_addr != 0) {
+      UWord delta = addr > c->last_addr ? addr - c->last_addr
+                                        : c->last_addr - addr;
       if (delta != 0)
          obj->delta_gcd = gcd(obj->delta_gcd, delta);
    }
-   s->last_addr = addr;
-   if (s->size > obj->widest_access)
-      obj->widest_access = s->size;
+   c->last_addr = addr;
+   if (c->size > obj->widest_access)
+      obj->widest_access = c->size;
    if (++obj->accesses_seen == DETECT_ACCESSES)
       fix_stride(obj);
 }
 
 /*------------------------------------------------------------*/
-/*--- The per-access helper                                ---*/
+/*--- Sites                                                ---*/
 /*------------------------------------------------------------*/
+
+/* Counting halves, 64 bytes each on a cache line of their own, from
+   the translation's memory (freed with it, after a drain). */
+#define COUNTING_BYTES 64
 
 DataSite* cg_data_new_site(BlockInfo* block, CostCentre* cc, Int size,
                            Bool is_write)
@@ -791,19 +924,43 @@ DataSite* cg_data_new_site(BlockInfo* block, CostCentre* cc, Int size,
    /* With the translation's other records, freed with it: the sites
       of a block lie together, as its accesses run together. */
    DataSite* s = cg_costs_block_alloc(block, sizeof *s);
+   UChar* raw = cg_costs_block_alloc(block, 2 * COUNTING_BYTES - 1);
+   CountingSite* c = (CountingSite*)(((UWord)raw + COUNTING_BYTES - 1)
+                                     & ~(UWord)(COUNTING_BYTES - 1));
 
+   tl_assert(sizeof(CountingSite) <= COUNTING_BYTES);
    VG_(memset)(s, 0, sizeof *s);
+   VG_(memset)(c, 0, sizeof *c);
    s->block = &no_block;
    s->gen = 1;          /* never no_block's */
    s->size = (UShort)size;
    s->base = is_write ? WRITE_BASE : READ_BASE;
-   s->cc = cc;
+   s->counting = c;
+   c->cc = cc;
+   c->size = (UShort)size;
+   c->base = s->base;
+   c->first = is_write ? EV_DW : EV_DR;
+   c->obj = NULL;       /* bound at the first access */
    return s;
 }
 
 Bool cg_data_site_is(const DataSite* s, Int size, Bool is_write)
 {
    return s->size == size && s->base == (is_write ? WRITE_BASE : READ_BASE);
+}
+
+/*------------------------------------------------------------*/
+/*--- Counting                                             ---*/
+/*------------------------------------------------------------*/
+
+/* The counting side: from a bind on, a site's accesses count for the
+   bound block's object, at their offset from its start. */
+static void bind(CountingSite* c, const DataBlock* b)
+{
+   if (c->obj != b->obj || c->start != b->start)
+      c->last_addr = 0;
+   c->obj = b->obj;
+   c->start = b->start;
 }
 
 static inline void add_outcome(ULong* count, UWord outcome)
@@ -813,49 +970,152 @@ static inline void add_outcome(ULong* count, UWord outcome)
    count[2] += outcome >> 1;
 }
 
-static void count_field(DataSite* s, DataBlock* b, Addr addr, UWord outcome)
+static void count_field(CountingSite* c, Addr addr, UWord outcome)
 {
-   DataObject* obj = b->obj;
-   UWord offset = addr - b->start;
+   DataObject* obj = c->obj;
+   UWord offset = addr - c->start;
    FieldRec* f;
 
    if (UNLIKELY(obj->stride == 0))
-      learn_stride(s, b, addr);
+      learn_stride(c, addr);
    if (offset >= obj->stride && obj->stride != 0)
       offset = offset_in_element(obj, offset);
-   f = s->field;
+   f = c->field;
    if (f == NULL || f->obj != obj || f->offset != offset)
-      f = s->field = field_for(obj, offset);
-   add_outcome(f->count + s->base, outcome);
+      f = c->field = field_for(obj, offset);
+   add_outcome(f->count + c->base, outcome);
 }
 
-static inline void attribute(DataSite* s, Addr addr, UWord outcome)
+/* One access with its outcome (0: D1 hit, 1: D1 miss, LL hit, 2: both
+   missed), to its line record and its field record. */
+static inline void count_access(CountingSite* c, Addr addr, UWord outcome)
+{
+   DataObject* obj = c->obj;
+   LineRec* l = c->line;
+
+   if (UNLIKELY(l == NULL || l->obj != obj))
+      l = c->line = line_for(obj, c->cc);
+   add_outcome(l->count + c->base, outcome);
+   if (obj->has_fields)
+      count_field(c, addr, outcome);
+}
+
+/*------------------------------------------------------------*/
+/*--- Classifying in the client's thread                   ---*/
+/*------------------------------------------------------------*/
+
+/* The block holding the site's access, if it is not the one the site
+   had: the site is rebound to it, and the new block returned (else
+   NULL). */
+static inline DataBlock* rebind(DataSite* s, Addr addr)
 {
    DataBlock* b = s->block;
+   DataBlock* nb;
 
-   if (UNLIKELY(addr - b->start >= b->size || b->gen != s->gen)) {
-      DataBlock* nb = classify(addr, s->size);
-      if (s->line == NULL || nb->obj != s->line->obj)
-         s->line = line_for(nb->obj, s->cc);
-      s->block = b = nb;
-      s->gen = nb->gen;
-   }
-   add_outcome(s->line->count + s->base, outcome);
-   if (b->obj->has_fields)
-      count_field(s, b, addr, outcome);
+   if (LIKELY(addr - b->start < b->size && b->gen == s->gen))
+      return NULL;
+   nb = classify(addr, s->size);
+   if (nb == b && nb->gen == s->gen)
+      return NULL;          /* `other` again */
+   s->block = nb;
+   s->gen = nb->gen;
+   return nb;
 }
 
+/* Without the log: classified, simulated and counted at once. */
 static inline void process(DataSite* s, Addr addr)
 {
+   CountingSite* c = s->counting;
+   DataBlock* nb = rebind(s, addr);
    UWord outcome = 0;
 
+   if (nb != NULL)
+      bind(c, nb);
    /* D1's MRU test first (the model keeps the mirror without the log):
       most accesses need no call of the model. */
    if (!cg_cache_mru_hit_by_line_addr(d1, addr, s->size))
-      outcome = cg_sim_data_outcome(s->cc, addr, s->size,
-                                    s->base == READ_BASE ? EV_DR : EV_DW);
+      outcome = cg_sim_data_outcome(c->cc, addr, s->size, c->first);
    if (LIKELY(*collecting != 0))
-      attribute(s, addr, outcome);
+      count_access(c, addr, outcome);
+}
+
+/*------------------------------------------------------------*/
+/*--- The access log's entries                             ---*/
+/*------------------------------------------------------------*/
+
+/* With the access log (cg_log.c: amd64, neither --toggle-collect nor
+   --interval-size), the client's thread only classifies: each data
+   access becomes a log entry (counting half | ENTRY_ACCESS, address),
+   preceded, when the site's block changed, by (counting half |
+   ENTRY_BIND, block).  Fetches that miss I1's MRU filter are logged
+   between them as usual (cg_log_fetch), so the simulator sees fetches
+   and data in program order.  The simulator thread simulates the access
+   (D1 and the levels below, cg_sim_data_outcome) and counts it.  Bits
+   63 and 62 are free in a first word (a cost centre's or a counting
+   half's address has 48 bits at most, and cg_data.c writes no shared
+   checker's constants there).
+
+   A bind names the block by pointer, so a retired block's struct is
+   reused only once every chunk that was open when it retired has been
+   counted (retire_block, new_block). */
+#define ENTRY_ACCESS ((UWord)1 << (sizeof(UWord) * 8 - 1))  /* 63 */
+#define ENTRY_BIND   ((UWord)1 << (sizeof(UWord) * 8 - 2))  /* 62 */
+#define ENTRY_TAGS   (ENTRY_ACCESS | ENTRY_BIND)
+
+
+/* Non-temporal, as every append to the log (cg_log.c says why). */
+static inline void append_entry(UWord first, UWord second)
+{
+   UWord* at = (UWord*)log_word[0];
+
+   if (UNLIKELY(at >= (UWord*)log_word[1])) {
+      cg_log_append_words(first, second);
+      return;
+   }
+#if defined(VGA_amd64)
+   __asm__ volatile ("movnti %1, %0" : "=m"(at[0]) : "r"(first));
+   __asm__ volatile ("movnti %1, %0" : "=m"(at[1]) : "r"(second));
+#else
+   at[0] = first;
+   at[1] = second;
+#endif
+   log_word[0] = (UWord)(at + 2);
+}
+
+static inline void log_access(DataSite* s, Addr addr)
+{
+   DataBlock* nb = rebind(s, addr);
+
+   if (nb != NULL)
+      append_entry((UWord)s->counting | ENTRY_BIND, (UWord)nb);
+   append_entry((UWord)s->counting | ENTRY_ACCESS, addr);
+}
+
+/* The simulator's side (or the client's, without a simulator thread):
+   runs of fetch entries go to cg_sim_log_entries. */
+static void simulate_entries(const UWord* p, const UWord* end)
+{
+   while (p < end) {
+      UWord first = p[0];
+      CountingSite* c = (CountingSite*)(first & ~ENTRY_TAGS);
+
+      if ((first & ENTRY_TAGS) == 0) {
+         const UWord* q = p + 2;
+         while (q < end && (q[0] & ENTRY_TAGS) == 0)
+            q += 2;
+         cg_sim_log_entries(p, q);
+         p = q;
+         continue;
+      }
+      if (first & ENTRY_BIND) {
+         bind(c, (const DataBlock*)p[1]);
+      } else {
+         Addr addr = p[1];
+         count_access(c, addr,
+                      cg_sim_data_outcome(c->cc, addr, c->size, c->first));
+      }
+      p += 2;
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -870,14 +1130,15 @@ static inline void process(DataSite* s, Addr addr)
    appending is a few stores, and the loop below runs the same work
    without the calls.
 
-   The buffer must be empty whenever anything the processing depends on
-   changes or is read, so cg_data_drain runs first in: every fetch that
-   reaches the simulator (LL sees data and fetch misses in program
-   order), the allocator and guarded-access helpers, before and after
-   each system call, at a thread switch or exit, a discarded
-   translation (its sites go with it), a fork and the end of the run.
-   --toggle-collect and --interval-size read or change what is counted
-   between accesses: with them each access calls cg_data_access. */
+   The buffer must be empty whenever anything the classification
+   depends on changes, and before a fetch reaches the simulator or the
+   log (LL sees data and fetch misses in program order), so
+   cg_data_drain runs first in: every such fetch, the allocator and
+   guarded-access helpers, before and after each system call, at a
+   thread switch or exit, a discarded translation (its sites go with
+   it), a fork and the end of the run.  --toggle-collect and
+   --interval-size read or change what is counted between accesses:
+   with them each access calls cg_data_access. */
 #define BUFFER_ENTRIES 4096
 #define BUFFER_SLACK   64      /* more than a group's data events */
 
@@ -909,19 +1170,36 @@ VG_REGPARM(0) void cg_data_drain(void)
       return;
    /* Emptied first: nothing below appends, but be safe if it did. */
    buffer_cursor = buffer;
+   if (logging) {
+      for (p = buffer; p < end; p += 2)
+         log_access((DataSite*)p[0], (Addr)p[1]);
+      return;
+   }
    for (p = buffer; p < end; p += 2)
       process((DataSite*)p[0], (Addr)p[1]);
+}
+
+void cg_data_sync(void)
+{
+   if (!enabled)
+      return;
+   cg_data_drain();
+   if (logging)
+      cg_log_drain();
 }
 
 VG_REGPARM(2) void cg_data_access(DataSite* s, Addr addr)
 {
    cg_data_drain();
-   process(s, addr);
+   if (logging)
+      log_access(s, addr);
+   else
+      process(s, addr);
 }
 
 VG_REGPARM(2) void cg_data_access_counted(DataSite* s, Addr addr)
 {
-   s->cc->count[s->base == READ_BASE ? EV_DR : EV_DW]
+   s->counting->cc->count[s->base == READ_BASE ? EV_DR : EV_DW]
       += *collecting;
    cg_data_access(s, addr);
 }
@@ -930,12 +1208,15 @@ VG_REGPARM(1) void cg_data_fetch(InstrInfo* ii)
 {
    if (buffer_cursor != buffer)
       cg_data_drain();
-   cg_sim_fetch(ii);
+   if (logging)
+      cg_log_fetch(ii);
+   else
+      cg_sim_fetch(ii);
 }
 
 static void before_fork(ThreadId tid)
 {
-   cg_data_drain();
+   cg_data_sync();
 }
 
 void cg_data_thread_runs(ThreadId tid)
@@ -967,18 +1248,30 @@ void cg_data_thread_exits(ThreadId tid)
    }
 }
 
-void cg_data_init(void)
+/* The client's thread, before each hand-over of the log and while it
+   waits for the simulator. */
+static void serve_simulator(void)
+{
+   provide_region();
+}
+
+void cg_data_init(Bool with_log)
 {
    enabled = cg_clo.data_profile;
    if (!enabled)
       return;
    collecting = cg_control_collecting_word();
    buffering = cg_clo.n_toggle_patterns == 0 && cg_clo.interval_size == 0;
+   logging = with_log && buffering;
+   if (logging) {
+      log_word = cg_log_cursor_and_limit();
+      cg_log_set_data_profile(simulate_entries, serve_simulator);
+   }
    VG_(atfork)(before_fork, NULL, NULL);
    d1 = cg_sim_d1();
-   table_init(&object_table, "cg.data.objects");
-   table_init(&line_table, "cg.data.lines");
-   table_init(&field_table, "cg.data.fields");
+   table_init(&object_table, "cg.data.objects", False);
+   table_init(&line_table, "cg.data.lines", True);
+   table_init(&field_table, "cg.data.fields", True);
    live_blocks = VG_(OSetGen_Create)(offsetof(LiveEntry, start), cmp_live,
                                      VG_(malloc), "cg.data.live", VG_(free));
    stack_blocks = VG_(calloc)("cg.data.stacks", VG_N_THREADS,
@@ -1188,7 +1481,10 @@ void cg_data_write(void)
 
    if (!enabled)
       return;
-   cg_data_drain();
+   cg_data_sync();
+   /* The simulator thread is idle from here on: folding fields
+      (fix_stride) makes records in this thread. */
+   counting_in_client = True;
    f = cg_file_open("--data-out-file", cg_clo.data_out_file, NULL,
                     VKI_S_IRUSR | VKI_S_IWUSR);
    if (!cg_file_opened(f)) {

@@ -21,7 +21,9 @@ typedef enum {
    the object it touched last.  Made at translation time, never freed. */
 typedef struct _DataSite DataSite;
 
-void cg_data_init(void);
+/* `with_log`: the access log applies (cg_main.c): the data profile
+   writes it, and its simulator counts. */
+void cg_data_init(Bool with_log);
 Bool cg_data_enabled(void);
 
 DataSite* cg_data_new_site(BlockInfo* block, CostCentre* cc, Int size,
@@ -41,6 +43,9 @@ Bool          cg_data_buffering(void);
 UWord**       cg_data_cursor_word(void);
 const UWord*  cg_data_buffer_limit(void);
 VG_REGPARM(0) void cg_data_drain(void);
+/* Drains, and waits until everything is counted (before anything that
+   frees sites or reads the counts). */
+void cg_data_sync(void);
 VG_REGPARM(1) void cg_data_fetch(InstrInfo* ii);
 
 /* Blocks as the allocator hands them out (cg_alloc.c).  `frames` is the

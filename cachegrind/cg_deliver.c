@@ -828,7 +828,7 @@ static void start_batch(Delivery* d, OpBatch* batch, EventGroup* group)
 {
    batch->n_ops = batch->n_addrs = 0;
    /* The log exists only where checkers do (amd64). */
-   batch->checker = !d->cold && cg_log_enabled();
+   batch->checker = !d->cold && cg_log_enabled() && !cg_data_enabled();
    tl_assert(!batch->checker || cg_checkers_available());
    batch->arg_base = batch->checker && cg_checkers_use_descriptors() ? 1 : 0;
    batch->max_addrs = batch->checker ? MAX_CHECKER_ADDRS - batch->arg_base

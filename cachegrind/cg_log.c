@@ -36,7 +36,9 @@
 
    Entries are two words (see cg_log_entry.h) and never
    point at memory that can be freed (cost centres live until exit), so
-   discarding translations needs no drain. */
+   discarding translations needs no drain.  With --data-profile=yes the
+   data profile (cg_data.c) writes the log instead of compiled code, with
+   entries of its own, and simulates them (cg_log_set_data_profile). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -82,6 +84,12 @@ static UInt   current_chunk;
 static ULong  n_handovers, n_waits_for_room;
 static Bool   ring_shares_memory; /* a chunk could not be allocated */
 static UInt   chunks_allocated, chunks_allowed; /* --log-alloc-limit */
+/* --data-profile=yes: what simulates a chunk instead of
+   cg_sim_log_entries, and what the client thread runs before each
+   hand-over and while it waits (cg_data.c). */
+static void (*simulate_entries)(const UWord* from, const UWord* to)
+   = cg_sim_log_entries;
+static void (*client_service)(void);
 
 /* Per chunk: 0 while free; else the end of the entries handed over
    (set by the client thread, cleared by the simulator when done). */
@@ -95,6 +103,8 @@ static struct {
    flag, then looks again before it sleeps; the other bumps the word,
    then looks at the flag (both with full barriers), so a hand-over is
    never missed. */
+/* Chunks simulated so far, by either thread (read by the client). */
+static volatile ULong chunks_simulated OWN_LINE;
 static volatile UInt work_seq OWN_LINE;
 static volatile UInt simulator_sleeping;
 static volatile UInt free_seq OWN_LINE;
@@ -225,7 +235,9 @@ static void simulate_chunk(UInt k)
 {
    UWord end = __atomic_load_n(&handed_over[k].end, __ATOMIC_ACQUIRE);
 
-   cg_sim_log_entries(chunk_start[k], (const UWord*)end);
+   simulate_entries(chunk_start[k], (const UWord*)end);
+   __atomic_store_n(&chunks_simulated, chunks_simulated + 1,
+                    __ATOMIC_RELEASE);
    __atomic_store_n(&handed_over[k].end, 0, __ATOMIC_RELEASE);
 }
 
@@ -338,6 +350,8 @@ static void wait_for_free_chunk(UInt seen)
 #if defined(VGA_amd64)
    Int spins;
 
+   if (client_service != NULL)
+      client_service();
    for (spins = 0; spins < SPINS_BEFORE_SLEEP; spins++) {
       if (__atomic_load_n(&free_seq, __ATOMIC_ACQUIRE) != seen)
          return;
@@ -375,6 +389,28 @@ void cg_log_init(Bool enabled, Bool with_thread, UInt chunks,
 }
 
 Bool cg_log_enabled(void)          { return log_enabled; }
+
+void cg_log_set_data_profile(void (*simulate)(const UWord*, const UWord*),
+                             void (*service)(void))
+{
+   simulate_entries = simulate;
+   client_service = service;
+}
+
+Bool cg_log_simulator_running(void)
+{
+   return thread_running;
+}
+
+ULong cg_log_chunks_handed_over(void)
+{
+   return n_handovers;
+}
+
+ULong cg_log_chunks_simulated(void)
+{
+   return __atomic_load_n(&chunks_simulated, __ATOMIC_ACQUIRE);
+}
 
 /* Group checkers append in their own machine code while the current
    chunk has room: they read and write these two words. */
@@ -419,6 +455,8 @@ static void hand_over_current(void)
    UInt k = current_chunk;
    UInt handed = k;
 
+   if (client_service != NULL)
+      client_service();
    n_handovers++;
    /* The entries were stored non-temporally (weakly ordered): all of
       them must be visible before the chunk's end is. */

@@ -40,6 +40,19 @@ CG_DECLARE_SIZED_LOG_HELPERS(4)
 CG_DECLARE_SIZED_LOG_HELPERS(8)
 CG_DECLARE_SIZED_LOG_HELPERS(16)
 CG_DECLARE_SIZED_LOG_HELPERS(32)
+/* --data-profile=yes (cg_data.c): `simulate` takes the place of
+   cg_sim_log_entries for every chunk (in whichever thread simulates);
+   `service` runs in the client's thread before each hand-over and
+   before it waits for the simulator. */
+void   cg_log_set_data_profile(void (*simulate)(const UWord*, const UWord*),
+                               void (*service)(void));
+/* Whether chunks are simulated in a thread of their own (from the
+   first full chunk on). */
+Bool   cg_log_simulator_running(void);
+/* Chunks handed over, and simulated, so far: an entry appended now is
+   simulated once the second count passes the first's value plus one. */
+ULong  cg_log_chunks_handed_over(void);
+ULong  cg_log_chunks_simulated(void);
 /* For --stats=yes: the log's line, and the simulator thread's. */
 void   cg_log_print_stats(void);
 void   cg_log_print_thread_stats(void);

@@ -78,7 +78,7 @@ static Bool access_log_applies(void)
 {
 #if defined(VGA_amd64)
    return cg_clo.cache_sim && !cg_control_toggling()
-          && !cg_intervals_enabled() && !cg_clo.data_profile
+          && !cg_intervals_enabled()
           && sim_I1.size > sim_I1.line_size * sim_I1.assoc
           && sim_D1.size > sim_D1.line_size * sim_D1.assoc
           && min3(sim_I1.line_size, sim_D1.line_size, sim_LL.line_size) < 256
@@ -134,7 +134,7 @@ static void cg_post_clo_init(void)
    log_mode = access_log_applies();
    cg_sim_init(&sim_I1, &sim_D1, &sim_LL, log_mode);
    /* After the simulator: it reads D1's mirror */
-   cg_data_init();
+   cg_data_init(log_mode);
    if (cg_data_enabled())
       cg_alloc_init();
    cg_data_expect_file();
@@ -143,7 +143,10 @@ static void cg_post_clo_init(void)
    if (log_mode)
       cg_log_set_filters(cg_sim_i1(), cg_sim_d1());
    cg_log_register_fork_handlers();
-   cg_tier_init(cg_clo.cache_sim, cg_log_enabled(), cg_clo.hot_threshold);
+   /* The data profile's accesses are not tested by checkers (every
+      one is attributed): compiled code keeps its IR tests. */
+   cg_tier_init(cg_clo.cache_sim, cg_log_enabled() && !cg_data_enabled(),
+                cg_clo.hot_threshold);
    cg_checkers_init(cg_clo.checker_descriptors, (UInt)cg_clo.checker_shapes,
                     cg_clo.checker_wide_constants);
    cg_branch_init();
@@ -159,9 +162,10 @@ static void cg_fini(Int exit_code)
 {
    CgOutputResult result;
 
+   /* The data profile's buffer first: with the log, it goes into the
+      log; and the misses it counts are in the main file. */
+   cg_data_sync();
    cg_log_drain();
-   if (cg_data_enabled())
-      cg_data_drain();      /* the misses it counts are in the main file */
    cg_intervals_fini();
    cg_bbv_fini();
    cg_costs_fold_all();
@@ -192,8 +196,7 @@ static void cg_discard_superblock(Addr orig_addr, VexGuestExtents vge)
    BlockInfo* block = cg_costs_lookup_block(orig_addr);
    Bool may_still_run = False;
 
-   if (cg_data_enabled())
-      cg_data_drain();      /* its data sites may be freed with it */
+   cg_data_sync();          /* its data sites may be freed with it */
    if (block != NULL)
       may_still_run = cg_tier_translation_discarded(
                          orig_addr, block->cold_executions, block->cold);
