@@ -120,8 +120,13 @@ typedef struct _DataBlock {
    ULong        reusable_at; /* retired: once this many chunks are counted */
 } DataBlock;
 
+/* Records are hashed by their object's id, not its address: the
+   client's allocations (and so objects' addresses) depend on when the
+   simulator thread lets it reuse blocks, and the output's order, from
+   the tables, must not. */
 typedef struct _LineRec {
    struct _LineRec* next_in_bucket;
+   UWord        hash;
    DataObject*  obj;
    CostCentre*  cc;
    ULong        count[N_DATA_COUNTS];
@@ -129,6 +134,7 @@ typedef struct _LineRec {
 
 typedef struct _FieldRec {
    struct _FieldRec* next_in_bucket;
+   UWord        hash;
    struct _FieldRec* next_of_object;
    DataObject*  obj;        /* NULL once folded into another record */
    UWord        offset;
@@ -800,18 +806,19 @@ void cg_data_memory_map_changed(void)
 static UWord line_hash(const void* e)
 {
    const LineRec* l = e;
-   return mix((UWord)l->obj, (UWord)l->cc);
+   return l->hash;
 }
 
 static LineRec* line_for(DataObject* obj, CostCentre* cc)
 {
-   UWord h = mix((UWord)obj, (UWord)cc);
+   UWord h = mix(obj->id, (UWord)cc);
    LineRec* l = line_table.buckets[h & (line_table.n_buckets - 1)];
 
    for (; l != NULL; l = l->next_in_bucket)
       if (l->obj == obj && l->cc == cc)
          return l;
    l = record_alloc(sizeof *l);
+   l->hash = h;
    l->obj = obj;
    l->cc = cc;
    table_add(&line_table, l, h, line_hash);
@@ -821,18 +828,19 @@ static LineRec* line_for(DataObject* obj, CostCentre* cc)
 static UWord field_hash(const void* e)
 {
    const FieldRec* f = e;
-   return mix((UWord)f->obj, f->offset);
+   return f->hash;
 }
 
 static FieldRec* field_for(DataObject* obj, UWord offset)
 {
-   UWord h = mix((UWord)obj, offset);
+   UWord h = mix(obj->id, offset);
    FieldRec* f = field_table.buckets[h & (field_table.n_buckets - 1)];
 
    for (; f != NULL; f = f->next_in_bucket)
       if (f->obj == obj && f->offset == offset)
          return f;
    f = record_alloc(sizeof *f);
+   f->hash = h;
    f->obj = obj;
    f->offset = offset;
    f->next_of_object = obj->fields;
@@ -1421,7 +1429,15 @@ static void write_object(CgFile* f, const DataObject* o, LineRec** lines,
    }
 }
 
-/* Lines grouped by object: a count per object, then one pass. */
+static Int line_order(const void* a, const void* b)
+{
+   return cg_costs_order((*(LineRec* const*)a)->cc,
+                         (*(LineRec* const*)b)->cc);
+}
+
+/* Lines grouped by object (a count per object, then one pass), each
+   object's in the main file's order of cost centres: the tables' order
+   depends on addresses, which need not be the same from run to run. */
 static void write_objects(CgFile* f, ULong* totals)
 {
    UInt* n_of = VG_(calloc)("cg.data.out", n_objects + 1, sizeof(UInt));
@@ -1460,6 +1476,8 @@ static void write_objects(CgFile* f, ULong* totals)
          unused, say); `other` is always there. */
       if (n_of[i] == 0 && o != other_object)
          continue;
+      VG_(ssort)(sorted + at[i] - n_of[i], n_of[i], sizeof(LineRec*),
+                 line_order);
       write_object(f, o, sorted + at[i] - n_of[i], n_of[i]);
    }
    VG_(free)(n_of);
