@@ -613,6 +613,7 @@ BlockInfo* cg_costs_new_block(Addr key, UInt n_fetch_sites)
    block->key = key;
    block->groups = NULL;
    block->owned = NULL;
+   block->data_sites = NULL;
    block->code_start = key;
    block->cold_executions = 0;
    block->cold = False;
@@ -694,10 +695,20 @@ static void fold_block(BlockInfo* block)
    }
 }
 
+static void (*block_freed_hook)(BlockInfo* block);
+
+void cg_costs_on_block_freed(void (*fn)(BlockInfo* block))
+{
+   block_freed_hook = fn;
+}
+
 static void free_block(BlockInfo* block)
 {
    EventGroup* group = block->groups;
    BlockMem* mem = block->owned;
+
+   if (block_freed_hook != NULL)
+      block_freed_hook(block);
 
    while (mem != NULL) {
       BlockMem* next = mem->next;

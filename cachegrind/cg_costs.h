@@ -68,6 +68,7 @@ typedef struct _BlockInfo {
    ULong              cold_executions;  /* counted by cold translations */
    Bool               cold;
    Bool               promotion_due;
+   struct _DataSite*  data_sites;  /* --data-profile: its sites (cg_data.c) */
    UInt               n_fetch_sites;     /* capacity */
    UInt               n_fetch_sites_used;
    InstrInfo          fetch_sites[0];
@@ -90,6 +91,9 @@ EventGroup* cg_costs_new_group(BlockInfo* block, const GroupItem* items,
 /* The group's runs are counted at `counter` from now on (memory that
    outlives the group, holding 0). */
 void        cg_costs_count_group_at(EventGroup* group, ULong* counter);
+/* Called with each block whose memory is about to be freed (once its
+   translation is discarded and cannot run again). */
+void        cg_costs_on_block_freed(void (*fn)(BlockInfo* block));
 /* Memory that lives exactly as long as the block's translation. */
 void*       cg_costs_block_alloc(BlockInfo* block, SizeT bytes);
 /* The live block with this key (either one, if there are two). */

@@ -141,9 +141,9 @@ typedef struct _FieldRec {
    ULong        count[N_DATA_COUNTS];
 } FieldRec;
 
-/* A site has two halves.  The client's (in the translation's memory)
-   says which block its last access fell in; the counting half (a cache
-   line of its own, see CountingSite) says which object that block
+/* A site has two halves.  The client's says which block its last
+   access fell in; the counting half (a cache line of its own) says
+   which object that block
    belongs to and where its counts go.  With the access log they live
    in different threads: the client classifies, the simulator thread
    counts, and a line written by one and read by the other at every
@@ -161,14 +161,18 @@ typedef struct {
    LineRec*     line;       /* (obj, cc) */
    FieldRec*    field;      /* last field touched */
    Addr         last_addr;  /* element size detection; 0 after a bind */
+   struct _DataSite* next_in_block;  /* the translation's sites */
 } CountingSite;
 
 struct _DataSite {
-   DataBlock*   block;      /* touched last, valid while gen matches */
+   union {
+      DataBlock*   block;   /* touched last, valid while gen matches */
+      struct _DataSite* free_next;   /* while free */
+   };
    UInt         gen;
    UShort       size;
    UChar        base;
-   CountingSite* counting;
+   CountingSite* counting;  /* kept while free */
 };
 
 /*------------------------------------------------------------*/
@@ -922,19 +926,52 @@ static void learn_stride(CountingSite* c, Addr addr)
 /*--- Sites                                                ---*/
 /*------------------------------------------------------------*/
 
-/* Counting halves, 64 bytes each on a cache line of their own, from
-   the translation's memory (freed with it, after a drain). */
+/* Both halves come from pools of their own, dense: a site's halves are
+   read at every access, and scattered among the translation's other
+   records they missed the host's caches (sqlite3 7.5 s against 6.55 s
+   with dense pools).  They are freed with their translation
+   (free_sites, from cg_costs.c), once nothing is pending for them
+   (cg_main.c syncs first), and reused. */
 #define COUNTING_BYTES 64
+#define SLAB_SITES     4096
+
+/* Freed sites, with their counting halves, linked through ->free_next */
+static DataSite* free_sites;
+static DataSite* site_cursor;          /* bump allocation */
+static DataSite* site_end;
+static CountingSite* counting_cursor;
+static CountingSite* counting_end;
+
+static DataSite* site_alloc(void)
+{
+   DataSite* s = free_sites;
+
+   if (s != NULL) {
+      free_sites = s->free_next;
+      return s;
+   }
+   if (site_cursor == site_end) {
+      site_cursor = VG_(malloc)("cg.data.sites",
+                                SLAB_SITES * sizeof(DataSite));
+      site_end = site_cursor + SLAB_SITES;
+   }
+   s = site_cursor++;
+   if (counting_cursor == counting_end) {
+      UChar* raw = VG_(malloc)("cg.data.counting",
+                               (SLAB_SITES + 1) * COUNTING_BYTES);
+      counting_cursor = (CountingSite*)(((UWord)raw + COUNTING_BYTES - 1)
+                                        & ~(UWord)(COUNTING_BYTES - 1));
+      counting_end = counting_cursor + SLAB_SITES;
+   }
+   s->counting = counting_cursor++;
+   return s;
+}
 
 DataSite* cg_data_new_site(BlockInfo* block, CostCentre* cc, Int size,
                            Bool is_write)
 {
-   /* With the translation's other records, freed with it: the sites
-      of a block lie together, as its accesses run together. */
-   DataSite* s = cg_costs_block_alloc(block, sizeof *s);
-   UChar* raw = cg_costs_block_alloc(block, 2 * COUNTING_BYTES - 1);
-   CountingSite* c = (CountingSite*)(((UWord)raw + COUNTING_BYTES - 1)
-                                     & ~(UWord)(COUNTING_BYTES - 1));
+   DataSite* s = site_alloc();
+   CountingSite* c = s->counting;
 
    tl_assert(sizeof(CountingSite) <= COUNTING_BYTES);
    VG_(memset)(s, 0, sizeof *s);
@@ -949,7 +986,24 @@ DataSite* cg_data_new_site(BlockInfo* block, CostCentre* cc, Int size,
    c->base = s->base;
    c->first = is_write ? EV_DW : EV_DR;
    c->obj = NULL;       /* bound at the first access */
+   c->next_in_block = block->data_sites;
+   block->data_sites = s;
    return s;
+}
+
+/* cg_costs.c frees the translation's memory: its sites go back to the
+   pools.  Nothing can be pending for them (the discard synced). */
+static void free_sites_of(BlockInfo* block)
+{
+   DataSite* s = block->data_sites;
+
+   while (s != NULL) {
+      DataSite* next = s->counting->next_in_block;
+      s->free_next = free_sites;
+      free_sites = s;
+      s = next;
+   }
+   block->data_sites = NULL;
 }
 
 Bool cg_data_site_is(const DataSite* s, Int size, Bool is_write)
@@ -1276,6 +1330,7 @@ void cg_data_init(Bool with_log)
       cg_log_set_data_profile(simulate_entries, serve_simulator);
    }
    VG_(atfork)(before_fork, NULL, NULL);
+   cg_costs_on_block_freed(free_sites_of);
    d1 = cg_sim_d1();
    table_init(&object_table, "cg.data.objects", False);
    table_init(&line_table, "cg.data.lines", True);
