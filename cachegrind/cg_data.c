@@ -542,6 +542,8 @@ static DataBlock* live_block_at(Addr a)
 static DataBlock* retired_head;
 static DataBlock** retired_tail = &retired_head;
 
+#define BLOCK_SLAB 1024
+
 static DataBlock* new_block(Addr start, SizeT size, DataObject* obj)
 {
    DataBlock* b = free_blocks;
@@ -561,10 +563,20 @@ static DataBlock* new_block(Addr start, SizeT size, DataObject* obj)
          retired_tail = &retired_head;
       b = free_blocks;
    }
-   if (b != NULL)
+   if (b != NULL) {
       free_blocks = b->next_free;
-   else
-      b = VG_(malloc)("cg.data.block", sizeof *b);
+   } else {
+      /* From slabs: blocks are read at every access, and close together
+         they miss the host's caches less */
+      static DataBlock* slab_cursor;
+      static DataBlock* slab_end;
+      if (slab_cursor == slab_end) {
+         slab_cursor = VG_(malloc)("cg.data.blocks",
+                                   BLOCK_SLAB * sizeof(DataBlock));
+         slab_end = slab_cursor + BLOCK_SLAB;
+      }
+      b = slab_cursor++;
+   }
    b->start = start;
    b->size = size;
    b->obj = obj;
@@ -1126,6 +1138,17 @@ static inline void process(DataSite* s, Addr addr)
 
 
 /* Non-temporal, as every append to the log (cg_log.c says why). */
+static inline void store_entry(UWord* at, UWord first, UWord second)
+{
+#if defined(VGA_amd64)
+   __asm__ volatile ("movnti %1, %0" : "=m"(at[0]) : "r"(first));
+   __asm__ volatile ("movnti %1, %0" : "=m"(at[1]) : "r"(second));
+#else
+   at[0] = first;
+   at[1] = second;
+#endif
+}
+
 static inline void append_entry(UWord first, UWord second)
 {
    UWord* at = (UWord*)log_word[0];
@@ -1134,13 +1157,7 @@ static inline void append_entry(UWord first, UWord second)
       cg_log_append_words(first, second);
       return;
    }
-#if defined(VGA_amd64)
-   __asm__ volatile ("movnti %1, %0" : "=m"(at[0]) : "r"(first));
-   __asm__ volatile ("movnti %1, %0" : "=m"(at[1]) : "r"(second));
-#else
-   at[0] = first;
-   at[1] = second;
-#endif
+   store_entry(at, first, second);
    log_word[0] = (UWord)(at + 2);
 }
 
@@ -1223,6 +1240,32 @@ const UWord* cg_data_buffer_limit(void)
    return buffer + 2 * BUFFER_ENTRIES;
 }
 
+/* The buffer's (site, address) pairs as log entries.  With room in the
+   chunk for a bind and an access per pair (nearly always), without a
+   check of the limit at each. */
+static void log_buffer(const UWord* p, const UWord* end)
+{
+   UWord* at = (UWord*)log_word[0];
+
+   if ((UWord)((UWord*)log_word[1] - at) < 2 * (UWord)(end - p)) {
+      for (; p < end; p += 2)
+         log_access((DataSite*)p[0], (Addr)p[1]);
+      return;
+   }
+   for (; p < end; p += 2) {
+      DataSite* s = (DataSite*)p[0];
+      Addr addr = p[1];
+      DataBlock* nb = rebind(s, addr);
+      if (UNLIKELY(nb != NULL)) {
+         store_entry(at, (UWord)s->counting | ENTRY_BIND, (UWord)nb);
+         at += 2;
+      }
+      store_entry(at, (UWord)s->counting | ENTRY_ACCESS, addr);
+      at += 2;
+   }
+   log_word[0] = (UWord)at;
+}
+
 VG_REGPARM(0) void cg_data_drain(void)
 {
    const UWord* p;
@@ -1233,8 +1276,7 @@ VG_REGPARM(0) void cg_data_drain(void)
    /* Emptied first: nothing below appends, but be safe if it did. */
    buffer_cursor = buffer;
    if (logging) {
-      for (p = buffer; p < end; p += 2)
-         log_access((DataSite*)p[0], (Addr)p[1]);
+      log_buffer(buffer, end);
       return;
    }
    for (p = buffer; p < end; p += 2)
