@@ -84,6 +84,19 @@ static inline Bool cg_cache_mru_hit_by_line_addr(const CacheLevel* level,
    return size <= line_size && addr - line_addr <= line_size - size;
 }
 
+/* The model's own MRU test (a level of full tags): whether
+   [addr, addr + size) lies in one line, the MRU line of its set.  Such
+   an access changes no state. */
+static inline Bool cg_cache_model_mru_hit(const CacheLevel* level,
+                                          Addr addr, UWord size)
+{
+   UWord block = addr >> level->line_bits;
+
+   return block == (addr + size - 1) >> level->line_bits
+          && level->tags[(block & level->set_mask) * (UWord)level->assoc]
+             == block;
+}
+
 /* What the slot holds when `block` is its set's MRU block. */
 static inline UWord cg_cache_mru_value(const CacheLevel* level, UWord block)
 {

@@ -152,8 +152,25 @@ SIZED_DATA_HELPERS(32)
 /* --data-profile (cg_data.c): every data access that is not an MRU
    hit (cg_data.c tests the mirror first) comes here, and its outcome
    goes back: 0 a D1 hit, 1 a D1 miss that hit LL, 2 a miss in both. */
+#if defined(VGA_amd64)
+/* With the AVX2 look-up where D1 has one: every access comes here, and
+   when most miss D1 (matrix_walk, pointer_chase) the scalar search
+   through the ways is most of the simulator's time. */
+static CG_AVX2 __attribute__((noinline))
+UWord data_outcome_avx2(CostCentre* cc, Addr addr, UWord size, UWord first)
+{
+   if (!cg_cache_ref_missed_avx2(&D1, addr, (UChar)size))
+      return 0;
+   return below_l1(cc, addr, size, first, *collecting);
+}
+#endif
+
 UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first)
 {
+#if defined(VGA_amd64)
+   if (use_avx2)
+      return data_outcome_avx2(cc, addr, size, first);
+#endif
    if (!cg_cache_ref_missed(&D1, addr, (UChar)size))
       return 0;
    return below_l1(cc, addr, size, first, *collecting);
