@@ -157,23 +157,25 @@ SIZED_DATA_HELPERS(32)
    when most miss D1 (matrix_walk, pointer_chase) the scalar search
    through the ways is most of the simulator's time. */
 static CG_AVX2 __attribute__((noinline))
-UWord data_outcome_avx2(CostCentre* cc, Addr addr, UWord size, UWord first)
+UWord data_outcome_avx2(CostCentre* cc, Addr addr, UWord size, UWord first,
+                        UWord counted)
 {
    if (!cg_cache_ref_missed_avx2(&D1, addr, (UChar)size))
       return 0;
-   return below_l1(cc, addr, size, first, *collecting);
+   return below_l1(cc, addr, size, first, counted);
 }
 #endif
 
-UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first)
+UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first,
+                          UWord counted)
 {
 #if defined(VGA_amd64)
    if (use_avx2)
-      return data_outcome_avx2(cc, addr, size, first);
+      return data_outcome_avx2(cc, addr, size, first, counted);
 #endif
    if (!cg_cache_ref_missed(&D1, addr, (UChar)size))
       return 0;
-   return below_l1(cc, addr, size, first, *collecting);
+   return below_l1(cc, addr, size, first, counted);
 }
 
 VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,

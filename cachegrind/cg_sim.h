@@ -51,10 +51,13 @@ VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
 VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
                                         UWord size);
 
-/* --data-profile: one data access (MRU hits too), counted as the
-   helpers above count; returns 0 for a D1 hit, 1 for a D1 miss that
-   hit LL, 2 for a miss in both. */
-UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first);
+/* --data-profile: one data access (MRU hits too), its misses counted
+   `counted` times (*the collecting word, or 1 with the log: the
+   simulator thread must not read that word, which shares a cache line
+   with words the client's thread writes at every access); returns 0 for
+   a D1 hit, 1 for a D1 miss that hit LL, 2 for a miss in both. */
+UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first,
+                          UWord counted);
 
 /* Simulates the log entries (cg_log_entry.h) in [from, to). */
 void cg_sim_log_entries(const UWord* from, const UWord* to);
