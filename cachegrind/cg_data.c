@@ -3,33 +3,44 @@
    Owns: the data objects (heap allocation sites, anonymous mappings,
    global symbols, thread stacks and the `other` bucket), the live
    blocks that belong to them, the classification of an address, the
-   per-access helper that simulates and attributes a data access, and
-   the cachegrind.data file.
+   per-access work that classifies, simulates and counts a data access
+   (in the client's thread, or with the access log partly in the
+   simulator's), and the cachegrind.data file.
    Must not: decide which accesses exist (cg_instrument.c) or emit IR
    (cg_deliver.c); the allocator's calls are recognised in cg_alloc.c.
 
-   Every data access is attributed, not only the misses, so with this
-   option every access goes through `process` (the inline MRU filter
-   and the access log are off: a filtered hit would not be classified):
-   compiled code appends it to the access buffer (below), or, with
-   --toggle-collect or --interval-size, calls cg_data_access.  `process`
-   simulates the access through the same D1 and LL as every other path
-   (D1's MRU test, then cg_sim_data_outcome) and counts it three times
-   over:
-   in its cost centre as always (misses; the accesses come from the
-   group counters), in the (object, line) record and in the (object,
-   field) record.  An object's counts are the sum of its lines', so the
-   objects add up to the summary's totals exactly.
+   Every data access is attributed, not only the misses, so no MRU
+   filter in compiled code skips any (a filtered hit would not be
+   classified).  Each access is classified in the client's thread, in
+   program order with the allocations, frees, mappings and thread
+   switches it depends on, and counted where it is simulated:
+   - With the access log (cg_log.c: amd64, neither --toggle-collect nor
+     --interval-size; the usual case), compiled code appends (site,
+     address) to the access buffer; cg_data_drain classifies the
+     buffer's accesses and writes them to the log as entries of their
+     own, which the simulator thread (or, without one, the client's at
+     each hand-over) simulates and counts (simulate_entries).
+   - Otherwise `process` does both at once, for each access of the
+     buffer, or, with --toggle-collect or --interval-size, from
+     cg_data_access.
+   An access is simulated through the same D1 and LL as every other
+   path (the D1 look-up, then cg_sim_data_outcome) and counted three
+   times over: in its cost centre as always (misses; the accesses come
+   from the group counters), in the (object, line) record and in the
+   (object, field) record.  An object's counts are the sum of its
+   lines', so the objects add up to the summary's totals exactly.
 
    Why it is shaped this way: an instruction in a loop tends to touch
    the same block again and again, so each site remembers the block it
-   touched last, its object, its line record and its field record.  A
-   block is valid for a site while the address falls in it and its
-   generation is the one the site saw (a freed block's struct is
-   reused with a new generation).  Only when that check fails is the
-   address classified again: live heap and mapped blocks in an ordered
-   set, the threads' stacks, then the data symbols of the debug info,
-   else `other`.
+   touched last (the client's half) and the object, line record and
+   field record its counts go to (the counting half, see CountingSite).
+   A block is valid for a site while the address falls in it and its
+   generation is the one the site saw (a freed block's struct is reused
+   with a new generation).  Only when that check fails is the address
+   classified again: live heap and mapped blocks in an ordered set, the
+   threads' stacks, then the data symbols of the debug info, else
+   `other`.  With the log, the counting half learns of the new block
+   from a bind entry before the access.
 
    Fields: the offset of an access in its block, modulo the object's
    element size.  --data-stride=<n> sets the element size of every

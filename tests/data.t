@@ -29,7 +29,9 @@
 # `totals`, and `totals` is the main file's summary (Dr D1mr DLmr Dw
 # D1mw DLmw).  The main file itself must stay byte-identical to the
 # system Cachegrind's run of the same program (the reference never gets
-# the data options).  Also: --data-stride,
+# the data options).  Every way the profile can run (the access log
+# with and without the simulator thread, no log) gives the same data
+# file, run after run.  Also: --data-stride,
 # --data-callers, --data-out-file with %p, the default file name, and
 # bad option values (and --cache-sim=no, which the profile needs on).
 #
@@ -705,12 +707,39 @@ for my $variant (sort keys %$progs) {
               $base eq 'threads' ? (run => { cpu => scalar(@cases), attempts => 6 }) : ());
 }
 
+# One program, run by ours in each way the data profile can run, must
+# give the same data file to the byte (but its pid): twice with the
+# access log and the simulator thread (the default: classification in
+# the program's thread, counting in the simulator's, whose timing must
+# not show), the log simulated in the program's thread
+# (--sim-thread=no), and no log at all (--interval-size: each access
+# classified, simulated and counted at once).  dlswap and dlopen_main
+# discard translations, whose sites are freed and reused.
+my @PATHS = ([], [], ['--sim-thread=no'], ['--interval-size=100k']);
+for my $variant (qw(heap-O0 list-O2 realloc-O0 allocfns-O2 newdel-O2 sites-O2)) {
+    if (!$bin{$variant}) {
+        push @cases, { label => "data paths $variant", skip => "no C++ compiler ($CXX)" };
+        next;
+    }
+    push @cases, { kind => 'paths', label => "data paths $variant", cmd => [ $bin{$variant} ] };
+}
+for my $variant (qw(dlswap-O2 dlopen_main-O2)) {
+    (my $base = $variant) =~ s/-O2$//;
+    my @cmd = ($progs->{$variant});
+    push @cmd, $progs->{'libhot.so'}, $progs->{'libhot2.so'} if $base eq 'dlopen_main';
+    push @cmd, $progs->{'libswap1.so'}, $progs->{'libswap2.so'} if $base eq 'dlswap';
+    push @cases, { kind => 'paths', label => "data paths progs $variant", cmd => \@cmd };
+}
+
 # ---------------------------------------------------------------------------
 # Running them
 
 my $worker = sub {
     my ($c) = @_;
     return run_pair($c->{opts}, $c->{cmd}, %{ $c->{run} || {} }) if $c->{kind} eq 'pair';
+    return { paths => [ map { run_ours([@CACHES, '--data-profile=yes', '--data-out-file=dp.%p.txt', @$_],
+                                       $c->{cmd}) } @PATHS ] }
+        if $c->{kind} eq 'paths';
     return { ours => run_ours($c->{opts}, $c->{cmd}, %{ $c->{run} || {} }) };
 };
 
@@ -756,6 +785,30 @@ sub check_pair {
     return;
 }
 
+sub check_paths {
+    my ($c, $r) = @_;
+    my @texts;
+    for my $i (0 .. $#PATHS) {
+        my $o = $r->{paths}[$i];
+        my $how = @{ $PATHS[$i] } ? "@{ $PATHS[$i] }" : 'default';
+        is($o->{exit_code}, 0, "$how: exit status 0") or diag("  stderr: $o->{stderr}");
+        my ($data) = grep { $_->{name} =~ /^dp\.\d+\.txt$/ } @{ $o->{files} };
+        ok($data, "$how: a data file") or return;
+        (my $text = $data->{content}) =~ s/^pid: \d+\n//m;
+        push @texts, $text;
+        $n_data++;
+    }
+    for my $i (1 .. $#PATHS) {
+        my $how = @{ $PATHS[$i] } ? "@{ $PATHS[$i] }" : 'default, again';
+        ok($texts[$i] eq $texts[0], "$how: the same data file as the default run")
+            or keep_evidence("$c->{label} $how",
+                             { which => 'ours', stdout => '', stderr => '',
+                               files => [ { name => 'default', content => $texts[0] },
+                                          { name => 'other', content => $texts[$i] } ] });
+    }
+    return;
+}
+
 sub check_ours {
     my ($c, $r) = @_;
     my $o = $r->{ours};
@@ -791,6 +844,7 @@ sub check_ours {
 my $n = run_cases(\@cases, sub {
     my ($c, $r) = @_;
     return check_pair($c, $r) if $c->{kind} eq 'pair';
+    return check_paths($c, $r) if $c->{kind} eq 'paths';
     return check_ours($c, $r);
 }, $worker);
 
