@@ -5,7 +5,8 @@
    blocks that belong to them, the classification of an address, the
    per-access work that classifies, simulates and counts a data access
    (in the client's thread, or with the access log partly in the
-   simulator's), and the cachegrind.data file.
+   simulator's), and the records the counts go to (cg_data_records.h;
+   cg_data_file.c writes them).
    Must not: decide which accesses exist (cg_instrument.c) or emit IR
    (cg_deliver.c); the allocator's calls are recognised in cg_alloc.c.
 
@@ -70,6 +71,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "cg_data.h"
+#include "cg_data_records.h"
 #include "cg_cache.h"
 #include "cg_control.h"
 #include "cg_file.h"
@@ -79,48 +81,9 @@
 #include "cg_tool.h"
 #include "cg_vgcompat.h"
 
-/* Counts of an object, a line or a field: Dr D1mr DLmr Dw D1mw DLmw. */
-#define N_DATA_COUNTS 6
-#define READ_BASE  0
-#define WRITE_BASE 3
-
 #define ELEMENT_BLOCK    256    /* a block below this size is one element */
 #define SMALL_BLOCK      4096   /* else, undetected, the element */
 #define DETECT_ACCESSES  1024
-
-typedef struct {
-   const HChar* file;
-   const HChar* fn;
-   Int          line;
-} SiteFrame;
-
-typedef struct _DataObject {
-   struct _DataObject* next_in_bucket;   /* first: Table's link */
-   /* What the per-access path reads, in the first cache line */
-   Bool         has_fields;
-   UWord        stride;     /* 0: not known yet (offsets kept plain) */
-   UWord        stride_mask; /* stride - 1 if a power of two, else 0 */
-   ULong        stride_magic; /* else ceil(2^44 / stride), or 0 (below) */
-   DataKind     kind;
-   UInt         id;
-   struct _DataObject* next_created;
-   UWord        hash;
-   const HChar* name;       /* global: the symbol; stack: "thread N" */
-   Addr         start;      /* global: the symbol's address */
-   const HChar* objfile;    /* global: the object file holding it */
-   struct _DataBlock* global_block;
-   ULong        blocks;
-   ULong        bytes;
-   /* Element size detection */
-   UWord        first_block_size;
-   UWord        delta_gcd;   /* of the distances seen, 0: none */
-   UWord        widest_access;
-   UInt         accesses_seen;
-   struct _FieldRec* fields;   /* this object's, newest first */
-   Addr         frames[CG_DATA_MAX_CALLERS];  /* heap, mmap */
-   UInt         n_frames;
-   SiteFrame*   site;       /* the frames described, at creation */
-} DataObject;
 
 typedef struct _DataBlock {
    Addr         start;
@@ -130,27 +93,6 @@ typedef struct _DataBlock {
    struct _DataBlock* next_free;
    ULong        reusable_at; /* retired: once this many chunks are counted */
 } DataBlock;
-
-/* Records are hashed by their object's id, not its address: the
-   client's allocations (and so objects' addresses) depend on when the
-   simulator thread lets it reuse blocks, and the output's order, from
-   the tables, must not. */
-typedef struct _LineRec {
-   struct _LineRec* next_in_bucket;
-   UWord        hash;
-   DataObject*  obj;
-   CostCentre*  cc;
-   ULong        count[N_DATA_COUNTS];
-} LineRec;
-
-typedef struct _FieldRec {
-   struct _FieldRec* next_in_bucket;
-   UWord        hash;
-   struct _FieldRec* next_of_object;
-   DataObject*  obj;        /* NULL once folded into another record */
-   UWord        offset;
-   ULong        count[N_DATA_COUNTS];
-} FieldRec;
 
 /* A site has two halves.  The client's says which block its last
    access fell in; the counting half (a cache line of its own) says
@@ -1243,19 +1185,6 @@ static inline void process(DataSite* s, Addr addr)
 #define ENTRY_BIND   ((UWord)1 << (sizeof(UWord) * 8 - 2))  /* 62 */
 #define ENTRY_TAGS   (ENTRY_ACCESS | ENTRY_BIND)
 
-
-/* Non-temporal, as every append to the log (cg_log.c says why). */
-static inline void store_entry(UWord* at, UWord first, UWord second)
-{
-#if defined(VGA_amd64)
-   __asm__ volatile ("movnti %1, %0" : "=m"(at[0]) : "r"(first));
-   __asm__ volatile ("movnti %1, %0" : "=m"(at[1]) : "r"(second));
-#else
-   at[0] = first;
-   at[1] = second;
-#endif
-}
-
 static inline void append_entry(UWord first, UWord second)
 {
    UWord* at = (UWord*)log_word[0];
@@ -1264,7 +1193,7 @@ static inline void append_entry(UWord first, UWord second)
       cg_log_append_words(first, second);
       return;
    }
-   store_entry(at, first, second);
+   cg_log_store_entry(at, first, second);
    log_word[0] = (UWord)(at + 2);
 }
 
@@ -1378,10 +1307,10 @@ static void log_buffer(const UWord* p, const UWord* end)
       Addr addr = p[1];
       DataBlock* nb = rebind(s, addr);
       if (UNLIKELY(nb != NULL)) {
-         store_entry(at, (UWord)s->counting | ENTRY_BIND, (UWord)nb);
+         cg_log_store_entry(at, (UWord)s->counting | ENTRY_BIND, (UWord)nb);
          at += 2;
       }
-      store_entry(at, (UWord)s->counting | ENTRY_ACCESS, addr);
+      cg_log_store_entry(at, (UWord)s->counting | ENTRY_ACCESS, addr);
       at += 2;
    }
    log_word[0] = (UWord)at;
@@ -1515,205 +1444,12 @@ void cg_data_init(Bool with_log)
 }
 
 /*------------------------------------------------------------*/
-/*--- The file                                             ---*/
+/*--- For the file's writer (cg_data_file.c)               ---*/
 /*------------------------------------------------------------*/
 
-/* Format (documented in the manual and cg_annotate(1); fields after
-   the keyword are separated by tabs, counts within one by spaces):
-     # comment
-     version: 1
-     creator: cachegrind-ng <version>
-     pid: <pid>
-     cmd: <program> <arg>...
-     events: Dr D1mr DLmr Dw D1mw DLmw     (Dr Dw without --cache-sim)
-     element: auto | <n>                   (--data-stride)
-   then per object, in order of creation:
-     object<TAB><kind><TAB><name>          kind: heap mmap global stack other
-     objfile<TAB><path>                    global: its ELF object
-     site<TAB><file><TAB><fn><TAB><line>   heap, mmap: innermost first
-     blocks<TAB><n><TAB><bytes><TAB><element size, 0: none>
-     counts<TAB><counts>                   the sum of its lines
-     line<TAB><file><TAB><fn><TAB><line><TAB><counts>
-     field<TAB><offset><TAB><counts>
-   and last:
-     totals<TAB><counts>                   every access: the summary's */
-
-static const HChar* const kind_names[DATA_N_KINDS] = {
-   "heap", "mmap", "global", "stack", "other"
-};
-
-static const HChar* const data_event_names[N_DATA_COUNTS] = {
-   "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"
-};
-
-static Bool count_written(UInt k)
+void cg_data_finish(void)
 {
-   return cg_clo.cache_sim || k == READ_BASE || k == WRITE_BASE;
-}
-
-static void put_counts(CgFile* f, const ULong* count)
-{
-   UInt k;
-   Bool first = True;
-
-   for (k = 0; k < N_DATA_COUNTS; k++) {
-      if (!count_written(k))
-         continue;
-      if (!first)
-         cg_file_put_str(f, " ");
-      cg_file_put_ulong(f, count[k]);
-      first = False;
-   }
-   cg_file_put_str(f, "\n");
-}
-
-static Bool all_zero(const ULong* count)
-{
-   UInt k;
-
-   for (k = 0; k < N_DATA_COUNTS; k++)
-      if (count[k] != 0)
-         return False;
-   return True;
-}
-
-static void write_header(CgFile* f)
-{
-   Word i, n = VG_(sizeXA)(VG_(args_for_client));
-   UInt k;
-
-   cg_file_put_str(f, "# cachegrind-ng data profile: cg_annotate --data "
-                   "reads it\nversion: 1\ncreator: cachegrind-ng "
-                   CG_PACKAGE_VERSION "\n");
-   cg_file_printf(f, "pid: %d\ncmd: %s", VG_(getpid)(),
-                  VG_(args_the_exename));
-   for (i = 0; i < n; i++)
-      cg_file_printf(f, " %s",
-                     *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
-   cg_file_put_str(f, "\nevents:");
-   for (k = 0; k < N_DATA_COUNTS; k++)
-      if (count_written(k))
-         cg_file_printf(f, " %s", data_event_names[k]);
-   if (cg_clo.data_stride > 0)
-      cg_file_printf(f, "\nelement: %lld\n", cg_clo.data_stride);
-   else
-      cg_file_put_str(f, "\nelement: auto\n");
-}
-
-static const HChar* object_name(const DataObject* o, HChar* buf, SizeT n)
-{
-   if (o->name != NULL)
-      return o->name;
-   if (o->n_frames == 0)
-      return "(no stack)";
-   VG_(snprintf)(buf, n, "%s (%s:%d)", o->site[0].fn, o->site[0].file,
-                 o->site[0].line);
-   return buf;
-}
-
-static void write_object(CgFile* f, const DataObject* o, LineRec** lines,
-                         UInt n_lines)
-{
-   HChar name[512];
-   ULong total[N_DATA_COUNTS];
-   const FieldRec* fr;
-   UInt i, k;
-
-   VG_(memset)(total, 0, sizeof total);
-   for (i = 0; i < n_lines; i++)
-      for (k = 0; k < N_DATA_COUNTS; k++)
-         total[k] += lines[i]->count[k];
-   cg_file_printf(f, "object\t%s\t%s\n", kind_names[o->kind],
-                  object_name(o, name, sizeof name));
-   if (o->objfile != NULL)
-      cg_file_printf(f, "objfile\t%s\n", o->objfile);
-   for (i = 0; i < o->n_frames; i++)
-      cg_file_printf(f, "site\t%s\t%s\t%d\n", o->site[i].file,
-                     o->site[i].fn, o->site[i].line);
-   cg_file_printf(f, "blocks\t%llu\t%llu\t%lu\n", o->blocks, o->bytes,
-                  o->has_fields ? o->stride : 0UL);
-   cg_file_put_str(f, "counts\t");
-   put_counts(f, total);
-   for (i = 0; i < n_lines; i++) {
-      const CostCentre* cc = lines[i]->cc;
-      cg_file_printf(f, "line\t%s\t%s\t%d\t", cc->file, cc->fn, cc->line);
-      put_counts(f, lines[i]->count);
-   }
-   for (fr = o->fields; fr != NULL; fr = fr->next_of_object) {
-      if (all_zero(fr->count))
-         continue;
-      cg_file_printf(f, "field\t%lu\t", fr->offset);
-      put_counts(f, fr->count);
-   }
-}
-
-static Int line_order(const void* a, const void* b)
-{
-   return cg_costs_order((*(LineRec* const*)a)->cc,
-                         (*(LineRec* const*)b)->cc);
-}
-
-/* Lines grouped by object (a count per object, then one pass), each
-   object's in the main file's order of cost centres: the tables' order
-   depends on addresses, which need not be the same from run to run. */
-static void write_objects(CgFile* f, ULong* totals)
-{
-   UInt* n_of = VG_(calloc)("cg.data.out", n_objects + 1, sizeof(UInt));
-   UInt* at = VG_(calloc)("cg.data.out", n_objects + 1, sizeof(UInt));
-   LineRec** sorted = VG_(malloc)("cg.data.out",
-                                  (line_table.n_entries + 1)
-                                  * sizeof(LineRec*));
-   DataObject** by_id = VG_(calloc)("cg.data.out", n_objects + 1,
-                                    sizeof(DataObject*));
    DataObject* o;
-   UWord b;
-   UInt i, k;
-
-   for (b = 0; b < line_table.n_buckets; b++) {
-      LineRec* l;
-      for (l = line_table.buckets[b]; l != NULL; l = l->next_in_bucket)
-         n_of[l->obj->id]++;
-   }
-   for (i = 1; i <= n_objects; i++)
-      at[i] = at[i - 1] + n_of[i - 1];
-   for (b = 0; b < line_table.n_buckets; b++) {
-      LineRec* l;
-      for (l = line_table.buckets[b]; l != NULL; l = l->next_in_bucket) {
-         sorted[at[l->obj->id]++] = l;
-         for (k = 0; k < N_DATA_COUNTS; k++)
-            totals[k] += l->count[k];
-      }
-   }
-   for (o = objects_created; o != NULL; o = o->next_created)
-      by_id[o->id] = o;
-   for (i = 0; i < n_objects; i++) {
-      o = by_id[i];
-      if (o->has_fields && o->stride == 0)
-         fix_stride(o);
-      /* Objects never touched are left out (a site's blocks all
-         unused, say); `other` is always there. */
-      if (n_of[i] == 0 && o != other_object)
-         continue;
-      VG_(ssort)(sorted + at[i] - n_of[i], n_of[i], sizeof(LineRec*),
-                 line_order);
-      write_object(f, o, sorted + at[i] - n_of[i], n_of[i]);
-   }
-   VG_(free)(n_of);
-   VG_(free)(at);
-   VG_(free)(sorted);
-   VG_(free)(by_id);
-}
-
-void cg_data_expect_file(void)
-{
-   if (enabled)
-      cg_file_expect("--data-out-file", cg_clo.data_out_file, False);
-}
-
-void cg_data_write(void)
-{
-   ULong totals[N_DATA_COUNTS];
-   CgFile* f;
 
    if (!enabled)
       return;
@@ -1722,20 +1458,36 @@ void cg_data_write(void)
       (fix_stride) makes records in this thread. */
    counting_in_client = True;
    flush_all();
-   f = cg_file_open("--data-out-file", cg_clo.data_out_file, NULL,
-                    VKI_S_IRUSR | VKI_S_IWUSR);
-   if (!cg_file_opened(f)) {
-      VG_(umsg)("error: cannot create the data profile file %s\n",
-                cg_file_name(f));
-      cg_file_forget(f);
-      return;
+   for (o = objects_created; o != NULL; o = o->next_created)
+      if (o->has_fields && o->stride == 0)
+         fix_stride(o);
+}
+
+DataObject* cg_data_objects(UInt* n_objects_out)
+{
+   *n_objects_out = n_objects;
+   return objects_created;
+}
+
+const DataObject* cg_data_other_object(void)
+{
+   return other_object;
+}
+
+void cg_data_for_each_line(void (*fn)(LineRec* line, void* arg), void* arg)
+{
+   UWord b;
+
+   for (b = 0; b < line_table.n_buckets; b++) {
+      LineRec* l;
+      for (l = line_table.buckets[b]; l != NULL; l = l->next_in_bucket)
+         fn(l, arg);
    }
-   VG_(memset)(totals, 0, sizeof totals);
-   write_header(f);
-   write_objects(f, totals);
-   cg_file_put_str(f, "totals\t");
-   put_counts(f, totals);
-   cg_file_commit(f);
+}
+
+UWord cg_data_n_lines(void)
+{
+   return line_table.n_entries;
 }
 
 void cg_data_print_stats(void)

@@ -7,18 +7,11 @@
 
 #include "pub_tool_basics.h"
 #include "cg_costs.h"
-
-typedef enum {
-   DATA_HEAP,     /* a block of malloc, new, realloc, ... */
-   DATA_MMAP,     /* anonymous memory mapped by the program itself */
-   DATA_GLOBAL,   /* an ELF data symbol (.data, .bss, .rodata) */
-   DATA_STACK,    /* a thread's stack */
-   DATA_OTHER,    /* anything else */
-   DATA_N_KINDS
-} DataKind;
+#include "cg_data_records.h"   /* DataKind, and the records' types */
 
 /* One data access of a translation (its instruction and kind), with
-   the object it touched last.  Made at translation time, never freed. */
+   the block it touched last.  Made at translation time, freed with the
+   translation. */
 typedef struct _DataSite DataSite;
 
 /* `with_log`: the access log applies (cg_main.c): the data profile
@@ -63,9 +56,15 @@ void cg_data_memory_map_changed(void);
 void cg_data_thread_runs(ThreadId tid);
 void cg_data_thread_exits(ThreadId tid);
 
-/* At exit: cachegrind.data.<pid> (--data-out-file). */
-void cg_data_expect_file(void);
-void cg_data_write(void);
+/* For the file's writer (cg_data_file.c; records: cg_data_records.h).
+   cg_data_finish: every access counted and in its records, element
+   sizes fixed (at exit).  Objects come newest first,
+   linked by next_created, with ids 0 .. n - 1. */
+void cg_data_finish(void);
+DataObject* cg_data_objects(UInt* n_objects);
+const DataObject* cg_data_other_object(void);
+void cg_data_for_each_line(void (*fn)(LineRec* line, void* arg), void* arg);
+UWord cg_data_n_lines(void);
 /* For --stats=yes */
 void cg_data_print_stats(void);
 

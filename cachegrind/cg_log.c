@@ -646,15 +646,7 @@ static inline void append(UWord first, UWord second)
       append_after_room(first, second);
       return;
    }
-   /* Non-temporal, as the checkers' appends (cg_checkers.c,
-      emit_append, says why). */
-#if defined(VGA_amd64)
-   __asm__ volatile ("movnti %1, %0" : "=m"(at[0]) : "r"(first));
-   __asm__ volatile ("movnti %1, %0" : "=m"(at[1]) : "r"(second));
-#else
-   at[0] = first;
-   at[1] = second;
-#endif
+   cg_log_store_entry(at, first, second);
    log.cursor = at + 2;
 }
 

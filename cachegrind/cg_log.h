@@ -7,6 +7,19 @@
 #include "pub_tool_basics.h"
 #include "cg_costs.h"
 
+/* An entry's two words at `at`, stored non-temporally as the checkers'
+   appends are (cg_checkers.c, emit_append, says why). */
+static inline void cg_log_store_entry(UWord* at, UWord first, UWord second)
+{
+#if defined(VGA_amd64)
+   __asm__ volatile ("movnti %1, %0" : "=m"(at[0]) : "r"(first));
+   __asm__ volatile ("movnti %1, %0" : "=m"(at[1]) : "r"(second));
+#else
+   at[0] = first;
+   at[1] = second;
+#endif
+}
+
 void   cg_log_init(Bool enabled, Bool with_thread, UInt n_chunks,
                    UInt alloc_limit);
 Bool   cg_log_enabled(void);

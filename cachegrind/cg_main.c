@@ -31,6 +31,7 @@
 #include "cg_control.h"
 #include "cg_costs.h"
 #include "cg_data.h"
+#include "cg_data_file.h"
 #include "cg_file.h"
 #include "cg_instrument.h"
 #include "cg_intervals.h"
@@ -137,7 +138,7 @@ static void cg_post_clo_init(void)
    cg_data_init(log_mode);
    if (cg_data_enabled())
       cg_alloc_init();
-   cg_data_expect_file();
+   cg_data_file_expect();
    cg_log_init(log_mode, cg_clo.sim_thread, (UInt)cg_clo.log_chunks,
                (UInt)cg_clo.log_alloc_limit);
    if (log_mode)
@@ -170,7 +171,7 @@ static void cg_fini(Int exit_code)
    cg_bbv_fini();
    cg_costs_fold_all();
    cg_output_write(&sim_I1, &sim_D1, &sim_LL, &result);
-   cg_data_write();
+   cg_data_file_write();
    cg_summary_print(&result);
    cg_summary_print_stats(&result);
 }
