@@ -76,6 +76,7 @@
 #include "cg_control.h"
 #include "cg_file.h"
 #include "cg_log.h"
+#include "cg_log_entry.h"
 #include "cg_options.h"
 #include "cg_sim.h"
 #include "cg_tool.h"
@@ -231,10 +232,16 @@ static void* map_region(void)
    return r;
 }
 
+/* Not fatal if there is no memory: the spare may never be needed (the
+   log's chunks survive an exhausted address space too); take_region
+   maps or waits when it is. */
 static void provide_region(void)
 {
-   if (__atomic_load_n(&spare_region, __ATOMIC_ACQUIRE) == NULL)
-      __atomic_store_n(&spare_region, map_region(), __ATOMIC_RELEASE);
+   if (__atomic_load_n(&spare_region, __ATOMIC_ACQUIRE) == NULL) {
+      void* r = cg_shadow_alloc(REGION_BYTES);
+      if (r != NULL)
+         __atomic_store_n(&spare_region, r, __ATOMIC_RELEASE);
+   }
 }
 
 static void* take_region(void)
@@ -609,7 +616,9 @@ void cg_data_block_allocated(DataKind kind, const Addr* frames,
       obj->first_block_size = size;
    obj->blocks++;
    obj->bytes += size;
-   if (obj->stride == 0 && obj->blocks == 1 && size > 0
+   /* blocks first: the stride of an object with blocks may be being
+      written by the simulator thread (fix_stride) */
+   if (obj->blocks == 1 && obj->stride == 0 && size > 0
        && size < ELEMENT_BLOCK)
       set_stride(obj, size);   /* one element; later blocks too */
    drop_overlapping(start, size);
@@ -1228,12 +1237,16 @@ static void simulate_entries(const UWord* p, const UWord* end)
          bind(c, (const DataBlock*)p[1]);
       } else {
          Addr addr = p[1];
+         /* The model sees the address as every logged access's is
+            seen (cg_sim.c's decode_entry): without the top byte, so
+            that LL's narrow tags never widen (which allocates) here */
+         Addr simulated = addr & LOG_ADDR_MASK;
          UWord outcome = 0;
          /* Most accesses hit D1's MRU line: the model's own test
             inline, no call (no mirror is kept with the log) */
-         if (!cg_cache_model_mru_hit(d1, addr, c->size))
-            outcome = cg_sim_data_outcome(c->cc, addr, c->size, c->first,
-                                          1);
+         if (!cg_cache_model_mru_hit(d1, simulated, c->size))
+            outcome = cg_sim_data_outcome(c->cc, simulated, c->size,
+                                          c->first, 1);
          count_access(c, addr, outcome);
       }
       p += 2;
@@ -1331,6 +1344,16 @@ VG_REGPARM(0) void cg_data_drain(void)
    }
    for (p = buffer; p < end; p += 2)
       process((DataSite*)p[0], (Addr)p[1]);
+}
+
+void cg_data_translation_discarded(BlockInfo* block)
+{
+   if (!enabled)
+      return;
+   cg_data_drain();
+   /* Its sites are freed with it: nothing may be pending for them */
+   if (logging && block != NULL && block->data_sites != NULL)
+      cg_log_drain();
 }
 
 void cg_data_sync(void)

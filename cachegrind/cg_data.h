@@ -39,6 +39,9 @@ VG_REGPARM(0) void cg_data_drain(void);
 /* Drains, and waits until everything is counted (before anything that
    frees sites or reads the counts). */
 void cg_data_sync(void);
+/* Before cg_costs discards `block` (or NULL): drains, and syncs if
+   the translation has sites (they are freed with it). */
+void cg_data_translation_discarded(BlockInfo* block);
 VG_REGPARM(1) void cg_data_fetch(InstrInfo* ii);
 
 /* Blocks as the allocator hands them out (cg_alloc.c).  `frames` is the

@@ -197,7 +197,7 @@ static void cg_discard_superblock(Addr orig_addr, VexGuestExtents vge)
    BlockInfo* block = cg_costs_lookup_block(orig_addr);
    Bool may_still_run = False;
 
-   cg_data_sync();          /* its data sites may be freed with it */
+   cg_data_translation_discarded(block);
    if (block != NULL)
       may_still_run = cg_tier_translation_discarded(
                          orig_addr, block->cold_executions, block->cold);

@@ -23,6 +23,11 @@
      cg_control.c     instrumentation on/off, --toggle-collect
      cg_intervals.c   the phase profile (--interval-size)
      cg_bbv.c         SimPoint basic block vectors (--bb-out-file)
+     cg_data.c        the data-centric profile (--data-profile): objects,
+                      classification, counting; cg_data_records.h its
+                      records
+     cg_data_file.c   the cachegrind.data file
+     cg_alloc.c       the program's allocations, for the data profile
 
    Each module's interface is the header of the same name beside it;
    this one holds only what all of them share.  Each module keeps its
