@@ -89,6 +89,7 @@ sub REF_BANNER { return REF_BANNER_TEXT }
 my %REF_TOOL_BANNER = (
     'cachegrind' => REF_BANNER_TEXT,
     'exp-bbv'    => 'exp-bbv, a SimPoint basic block vector generator',
+    'lackey'     => 'Lackey, an example Valgrind tool',
 );
 
 # ---------------------------------------------------------------------------
@@ -362,10 +363,11 @@ sub run_ours { my ($opts, $cmd, %a) = @_; return run_valgrind('ours', $opts, $cm
 #                  repeatable.
 #     launcher  => path: run this valgrind launcher instead of
 #                  ./vg-in-place (ours only; an installed copy, say)
-#     tool      => 'exp-bbv': run the reference as --tool=exp-bbv instead
-#                  of --tool=cachegrind (ref only; tests/bbv.t). Then no
-#                  --cachegrind-out-file is added and the banner check
-#                  requires exp-bbv's banner. Default 'cachegrind'.
+#     tool      => 'exp-bbv' or 'lackey': run the reference as that tool
+#                  instead of --tool=cachegrind (ref only; tests/bbv.t,
+#                  tests/refmodel.t). Then no --cachegrind-out-file is
+#                  added and the banner check requires that tool's banner.
+#                  Default 'cachegrind'.
 # Unless the caller passes its own --cachegrind-out-file (or
 # default_out, or tool => 'exp-bbv'), --cachegrind-out-file=<cwd>/cg.out.%p
 # is added in front of the caller's options. Output files are collected
@@ -386,7 +388,7 @@ sub run_valgrind {
     my @cmd  = @{ $cmd  || [] };
     die "run_valgrind: empty client command\n" unless @cmd;
     my $tool = defined $args{tool} ? $args{tool} : 'cachegrind';
-    die "run_valgrind: tool must be cachegrind or exp-bbv\n"
+    die "run_valgrind: tool must be cachegrind, exp-bbv or lackey\n"
         unless exists $REF_TOOL_BANNER{$tool};
     die "run_valgrind: tool $tool is for the reference only\n"
         if $which ne 'ref' && $tool ne 'cachegrind';

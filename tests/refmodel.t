@@ -1,0 +1,102 @@
+#!/usr/bin/perl
+# refmodel.t -- the tests' reference cache model, tests/refmodel/cgref.c:
+# a plain simulator of its own (no code of the tool's), driven by the
+# address trace Valgrind's Lackey records (--trace-mem=yes) of a program.
+# New cache models are checked against it; here it is checked itself:
+# on the tests/progs programs (straddling fetches, x87 and vector sizes,
+# string instructions, atomics, unaligned accesses) and on several cache
+# geometries, its totals must equal the system Cachegrind's summary, and
+# ours must too.  The three runs of a program start alike (run_valgrind:
+# same environment, no address randomisation), so they see the same
+# addresses.
+#
+# Environment: as for every CgTest file (CG_JOBS, CG_ONLY, CG_KEEP_TMP).
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use File::Spec;
+use Test::More;
+use CgTest qw(:all);
+
+require_tools();
+my ($have_lackey, $why) = have_ref_tool('lackey');
+plan skip_all => "no trace to drive the reference model: $why" unless $have_lackey;
+
+my $CC = defined $ENV{CC} && $ENV{CC} ne '' ? $ENV{CC} : 'gcc';
+my $src = File::Spec->catfile(tests_dir(), 'refmodel', 'cgref.c');
+my $cgref = eval {
+    build_one(File::Spec->catfile(build_root(), 'refmodel', 'cgref'), [$src],
+              $CC, '-O2', '-Wall', $src);
+};
+ok($cgref, 'built the reference model') or BAIL_OUT("cannot build $src: $@");
+my $progs = build_progs();
+
+# Geometries (I1, D1, LL): a usual machine's; small caches with 32-byte
+# lines under a 128-byte LL line (every kind of straddle, many misses);
+# direct-mapped ones.
+my @GEOMETRIES = (
+    ['--I1=32768,8,64', '--D1=32768,8,64', '--LL=1048576,16,64'],
+    ['--I1=1024,2,32',  '--D1=2048,4,32',  '--LL=16384,8,128'],
+    ['--I1=4096,1,64',  '--D1=4096,1,64',  '--LL=65536,1,64'],
+);
+
+my @cases;
+for my $name (qw(matrix_walk-O2 pointer_chase-O0 straddle_loop-O2 strings-O2
+                 unaligned-O0 simd-O2 x87-O0 atomics-O2 recursion-O2 indirect-O2)) {
+    if (!$progs->{$name}) {
+        push @cases, { label => "refmodel $name", skip => "fixture $name not built" };
+        next;
+    }
+    push @cases, { label => "refmodel $name", cmd => [ $progs->{$name} ] };
+}
+
+my $worker = sub {
+    my ($c) = @_;
+    my %r = (trace => run_ref(['--trace-mem=yes'], $c->{cmd}, tool => 'lackey'));
+    for my $i (0 .. $#GEOMETRIES) {
+        $r{ref}[$i]  = run_ref($GEOMETRIES[$i], $c->{cmd});
+        $r{ours}[$i] = run_ours($GEOMETRIES[$i], $c->{cmd});
+    }
+    return \%r;
+};
+
+# The main file's summary line, or undef.
+sub summary_of {
+    my ($run) = @_;
+    my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $run->{files} || [] };
+    return undef unless $main;
+    return parse_cgout(\$main->{content})->{summary};
+}
+
+# The reference model's totals for one geometry, from the trace.
+sub model_totals {
+    my ($trace, $geometry) = @_;
+    my $dir = File::Spec->catdir(build_root(), 'refmodel');
+    my $in = File::Spec->catfile($dir, "trace.$$");
+    spew($in, $trace);
+    my $out = `'$cgref' @$geometry < '$in'`;
+    my $status = $?;
+    unlink $in;
+    return undef if $status != 0;
+    chomp $out;
+    return $out;
+}
+
+my $n = run_cases(\@cases, sub {
+    my ($c, $r) = @_;
+    check_banner($r->{trace}, $c->{label}, 'ref');
+    is($r->{trace}{exit_code}, 0, 'Lackey traced the program')
+        or return diag("  stderr: " . substr($r->{trace}{stderr}, -400));
+    for my $i (0 .. $#GEOMETRIES) {
+        my $g = "@{ $GEOMETRIES[$i] }";
+        check_banner($r->{ref}[$i], "$c->{label} $g", 'ref');
+        my $want = summary_of($r->{ref}[$i]);
+        ok(defined $want, "$g: the system Cachegrind's summary") or next;
+        my $model = model_totals($r->{trace}{stderr}, $GEOMETRIES[$i]);
+        is($model, $want, "$g: the reference model's totals are the system Cachegrind's");
+        is(summary_of($r->{ours}[$i]), $want, "$g: ours are too");
+    }
+}, $worker);
+diag("$n programs, " . scalar(@GEOMETRIES) . ' geometries each');
+done_testing();
