@@ -149,6 +149,18 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
       level->narrow[way] = 1;          /* set 0 holds block 0 */
 }
 
+void cg_cache_level_use_full_tags(CacheLevel* level)
+{
+   SizeT n_tags = (level->set_mask + 1) * (SizeT)level->assoc;
+   Bool mapped;
+
+   if (level->narrow == NULL)
+      return;
+   free_tags(level->narrow, n_tags * sizeof(UInt), level->narrow_mapped);
+   level->narrow = NULL;
+   level->tags = new_zeroed_tags(n_tags * sizeof(UWord), &mapped);
+}
+
 /* Full-width tags from here on; exact, because a narrow tag and its set
    index give back the block number. */
 static void widen_tags(CacheLevel* level)

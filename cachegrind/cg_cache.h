@@ -61,6 +61,9 @@ Bool cg_cache_static_mirror_fits(SizeT bytes);
 void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
                          const HChar* name, MirrorLayout mirror,
                          Int addr_bits);
+/* Before any access: full-width tags, all zero (a replacement policy
+   keeps its tags in place, cg_policy.c). */
+void cg_cache_level_use_full_tags(CacheLevel* level);
 
 /* Where the MRU tag of `block`'s set is mirrored.  The mirror never
    moves and has one slot per set, so compiled code finds a set's slot

@@ -39,6 +39,7 @@
 #include "cg_options.h"
 #include "cg_output.h"
 #include "cg_sim.h"
+#include "cg_policy.h"
 #include "cg_summary.h"
 #include "cg_tier.h"
 #include "cg_tool.h"
@@ -89,10 +90,33 @@ static Bool access_log_applies(void)
 #endif
 }
 
+/* A level's replacement policy as given, checked against its geometry;
+   a bad one ends the run with the option named. */
+static CgPolicy checked_policy(const HChar* option, const HChar* name,
+                               const CacheGeometry* level)
+{
+   CgPolicy policy;
+   const HChar* why;
+
+   if (!cg_policy_from_name(name, &policy)) {
+      VG_(umsg)("Bad option: %s=%s: the policy is one of lru, plru, srrip, "
+                "brrip, random\n", option, name);
+      VG_(exit)(1);
+   }
+   why = cg_policy_unsupported(policy, level->assoc);
+   if (why != NULL) {
+      VG_(umsg)("Bad option: %s=%s: %s, and the level has %d ways\n",
+                option, name, why, level->assoc);
+      VG_(exit)(1);
+   }
+   return policy;
+}
+
 static void cg_post_clo_init(void)
 {
    Int min_line, widest;
    Bool log_mode, configured;
+   CgPolicy ll_policy;
 
    if (cg_clo.data_profile && !cg_clo.cache_sim) {
       VG_(umsg)("Bad option: --data-profile=yes needs --cache-sim=yes (it "
@@ -132,8 +156,9 @@ static void cg_post_clo_init(void)
    }
 
    cg_costs_init();
+   ll_policy = checked_policy("--LL-policy", cg_clo.LL_policy, &sim_LL);
    log_mode = access_log_applies();
-   cg_sim_init(&sim_I1, &sim_D1, &sim_LL, log_mode);
+   cg_sim_init(&sim_I1, &sim_D1, &sim_LL, ll_policy, log_mode);
    /* After the simulator: it reads D1's mirror */
    cg_data_init(log_mode);
    if (cg_data_enabled())

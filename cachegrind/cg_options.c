@@ -38,6 +38,8 @@ void cg_options_set_defaults(void)
    cg_clo.data_out_file = "cachegrind.data.%p";
    cg_clo.data_callers = 4;
    cg_clo.data_stride = 0;
+   cg_clo.LL_policy = "lru";
+   cg_clo.seed = 1;
 }
 
 /* A positive instruction count, with an optional k, M or G suffix
@@ -170,6 +172,13 @@ Bool cg_options_process(const HChar* arg)
                        1, CG_DATA_MAX_CALLERS) {}
    else if VG_BINT_CLO(arg, "--data-stride", cg_clo.data_stride,
                        1, 1 << 20) {}
+   else if VG_STR_CLO(arg, "--LL-policy", cg_clo.LL_policy) {}
+   else if VG_STR_CLO(arg, "--seed", value) {
+      HChar* end;
+      cg_clo.seed = VG_(strtoull10)(value, &end);
+      if (value[0] == '\0' || *end != '\0')
+         VG_(fmsg_bad_option)(arg, "the seed is a decimal number\n");
+   }
    else
       return False;
    return True;
@@ -184,6 +193,11 @@ void cg_options_print_usage(void)
 "    --cache-sim=yes|no               collect cache stats? [%s]\n"
 "    --branch-sim=yes|no              collect branch prediction stats? [no]\n"
 "    --cachegrind-out-file=<file>     output file name [cachegrind.out.%%p]\n"
+"    --LL-policy=lru|plru|srrip|brrip|random\n"
+"                                     LL's replacement policy (manual 5.7);\n"
+"                                     lru is Cachegrind 3.19's [lru]\n"
+"    --seed=<n>                       seed of brrip's and random's generator:\n"
+"                                     the same counts on every run [1]\n"
 "\n"
 "  what is counted when:\n"
 "    --instr-at-start=yes|no          count and simulate from the start? [yes]\n"

@@ -53,6 +53,8 @@ typedef struct {
    const HChar*  data_out_file;
    Long          data_callers;
    Long          data_stride;      /* 0: detected */
+   const HChar*  LL_policy;        /* as given (cg_main.c checks it) */
+   ULong         seed;             /* the random policies' generator */
 } CgOptions;
 
 extern CgOptions cg_clo;

@@ -19,6 +19,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "cg_sim.h"
+#include "cg_policy.h"
 #include "cg_cache.h"
 #include "cg_control.h"
 #include "cg_log_entry.h"
@@ -29,6 +30,10 @@ static CacheLevel I1, D1, LL;
 /* 1, or 0 while --toggle-collect is not collecting: the caches are
    simulated either way, but only collected misses are counted. */
 static const UWord* collecting;
+
+/* LL's replacement policy, if not LRU (--LL-policy; cg_policy.c) */
+static Bool ll_has_policy;
+static PolicyLevel ll_policy;
 
 #if defined(VGA_amd64)
 /* Whether the log is simulated by the loop's AVX2 copy (--sim-vector=yes
@@ -48,7 +53,8 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* i1,
 }
 
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
-                 const CacheGeometry* ll, Bool with_log)
+                 const CacheGeometry* ll, CgPolicy ll_policy_given,
+                 Bool with_log)
 {
    /* With the log, LL is simulated in another thread, which must never
       allocate: its tags are narrow only if no logged (56-bit) address
@@ -65,6 +71,10 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
       D1.sim_writes_mru = False;
    }
    collecting = cg_control_collecting_word();
+   if (ll_policy_given != CG_POLICY_LRU) {
+      cg_policy_init(&ll_policy, &LL, ll_policy_given, cg_clo.seed);
+      ll_has_policy = True;
+   }
 #if defined(VGA_amd64)
    {
       VexArch arch;
@@ -93,7 +103,9 @@ UWord below_l1(CostCentre* cc, Addr addr, UWord size, UWord first,
                UWord counted)
 {
    cc->count[first + 1] += counted;
-   if (cg_cache_ref_missed(&LL, addr, (UChar)size)) {
+   if (UNLIKELY(ll_has_policy)
+       ? cg_policy_ref_missed(&ll_policy, addr, (UChar)size)
+       : cg_cache_ref_missed(&LL, addr, (UChar)size)) {
       cc->count[first + 2] += counted;
       return 2;
    }

@@ -14,6 +14,7 @@
 #include "pub_tool_basics.h"
 #include "cg_config.h"
 #include "cg_costs.h"
+#include "cg_policy.h"
 
 /* Whether the L1s' MRU mirrors fit the tool's static data, where the
    group checkers (cg_checkers.c) reach them with 32-bit addresses. */
@@ -23,7 +24,8 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* I1,
    rest (cg_log.c); else it calls the helpers below, and the model
    keeps the mirrors. */
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
-                 const CacheGeometry* LL, Bool with_log);
+                 const CacheGeometry* LL, CgPolicy LL_policy,
+                 Bool with_log);
 
 /* The simulated L1 caches, whose mirrors compiled code reads. */
 struct _CacheLevel;

@@ -2,13 +2,16 @@
 # refmodel.t -- the tests' reference cache model, tests/refmodel/cgref.c:
 # a plain simulator of its own (no code of the tool's), driven by the
 # address trace Valgrind's Lackey records (--trace-mem=yes) of a program.
-# New cache models are checked against it; here it is checked itself:
-# on the tests/progs programs (straddling fetches, x87 and vector sizes,
-# string instructions, atomics, unaligned accesses) and on several cache
+# It is checked itself, and the tool with it: on the tests/progs
+# programs (straddling fetches, x87 and vector sizes, string
+# instructions, atomics, unaligned accesses) and on several cache
 # geometries, its totals must equal the system Cachegrind's summary, and
-# ours must too.  The three runs of a program start alike (run_valgrind:
-# same environment, no address randomisation), so they see the same
-# addresses.
+# ours must too.  Then it is the oracle where the system Cachegrind has
+# none: with each of --LL-policy=plru, srrip, brrip and random (manual
+# 5.7), ours must give its totals, seeds included.  The runs of a program
+# start alike (run_valgrind: same environment, no address
+# randomisation), so they see the same addresses.  Also: bad values of
+# the policy options end the run with the option named.
 #
 # Environment: as for every CgTest file (CG_JOBS, CG_ONLY, CG_KEEP_TMP).
 use strict;
@@ -41,6 +44,13 @@ my @GEOMETRIES = (
     ['--I1=4096,1,64',  '--D1=4096,1,64',  '--LL=65536,1,64'],
 );
 
+# The policies, each with its generator's seed, on the first two
+# geometries (their LLs have 16 and 8 ways: plru's power of two).
+my @POLICIES = (['--LL-policy=plru'], ['--LL-policy=srrip'],
+                ['--LL-policy=brrip', '--seed=3'], ['--LL-policy=random', '--seed=11'],
+                ['--LL-policy=random', '--seed=12']);
+my @POLICY_GEOMETRIES = (0, 1);
+
 my @cases;
 for my $name (qw(matrix_walk-O2 pointer_chase-O0 straddle_loop-O2 strings-O2
                  unaligned-O0 simd-O2 x87-O0 atomics-O2 recursion-O2 indirect-O2)) {
@@ -57,6 +67,11 @@ my $worker = sub {
     for my $i (0 .. $#GEOMETRIES) {
         $r{ref}[$i]  = run_ref($GEOMETRIES[$i], $c->{cmd});
         $r{ours}[$i] = run_ours($GEOMETRIES[$i], $c->{cmd});
+    }
+    for my $p (0 .. $#POLICIES) {
+        for my $g (@POLICY_GEOMETRIES) {
+            $r{policy}[$p][$g] = run_ours([@{ $GEOMETRIES[$g] }, @{ $POLICIES[$p] }], $c->{cmd});
+        }
     }
     return \%r;
 };
@@ -97,6 +112,28 @@ my $n = run_cases(\@cases, sub {
         is($model, $want, "$g: the reference model's totals are the system Cachegrind's");
         is(summary_of($r->{ours}[$i]), $want, "$g: ours are too");
     }
+    for my $p (0 .. $#POLICIES) {
+        for my $gi (@POLICY_GEOMETRIES) {
+            my @opts = (@{ $GEOMETRIES[$gi] }, @{ $POLICIES[$p] });
+            my $model = model_totals($r->{trace}{stderr}, \@opts);
+            ok(defined $model && $model ne '', "@opts: the reference model ran") or next;
+            is(summary_of($r->{policy}[$p][$gi]), $model, "@opts: ours are the model's");
+        }
+    }
 }, $worker);
+
+# Bad values: the option is named, the run ends before the program.
+for my $bad (['--LL-policy=lfu', 'the policy is one of'],
+             ['--LL-policy=plru', 'plru needs a power-of-two associativity',
+              '--LL=196608,12,64'],
+             ['--seed=x', 'the seed is a decimal number']) {
+    my ($opt, $text, @more) = @$bad;
+    my ($name) = split /=/, $opt;
+    my $o = run_ours([@more, $opt], ['/bin/true']);
+    isnt($o->{exit_code}, 0, "$opt @more: non-zero exit status");
+    like($o->{stderr}, qr/\Q$text\E/, "$opt @more: says why")
+        or diag("  stderr: $o->{stderr}");
+    like($o->{stderr}, qr/\Q$name\E/, "$opt @more: names the option");
+}
 diag("$n programs, " . scalar(@GEOMETRIES) . ' geometries each');
 done_testing();

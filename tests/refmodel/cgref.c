@@ -26,18 +26,31 @@
    Output (stdout): one line, "Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw"
    as numbers separated by spaces.
 
-   Usage: cgref --I1=<size>,<assoc>,<line> --D1=... --LL=... < trace */
+   With --LL-policy=plru|srrip|brrip|random (and --seed=<n>), LL follows
+   that policy as manual.md 5.7 states it: it starts empty; a miss fills
+   the lowest-numbered empty way, else the policy's victim.
+
+   Usage: cgref --I1=<size>,<assoc>,<line> --D1=... --LL=...
+                [--LL-policy=<policy>] [--seed=<n>] < trace */
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum { LRU, PLRU, SRRIP, BRRIP, RANDOM };
+
 typedef struct {
    uint64_t  sets;
    uint64_t  assoc;
    uint64_t  line;
    uint64_t* tags;      /* sets * assoc, MRU first; 0: empty */
+   /* Other policies (LL only): tags stay where they were put */
+   int       policy;
+   uint8_t*  valid;     /* per way */
+   uint8_t*  rrpv;      /* per way, 0..3 */
+   uint8_t*  tree;      /* plru: per set, assoc bytes: node n's bit at n */
+   uint64_t  rng;
 } Level;
 
 static void die(const char* what, const char* arg)
@@ -84,21 +97,140 @@ static int lookup_block(Level* l, uint64_t block)
    return found == l->assoc;
 }
 
+/* The generator of manual 5.7 (xorshift64 over a multiplied seed) */
+static uint64_t next_draw(Level* l)
+{
+   l->rng ^= l->rng << 13;
+   l->rng ^= l->rng >> 7;
+   l->rng ^= l->rng << 17;
+   return l->rng;
+}
+
+/* plru: the tree's nodes are numbered 1.. from the root, node n's
+   children 2n and 2n+1; a node's bit says the victim is in its upper
+   child.  An access turns every node on its way's path to the other
+   child. */
+static void plru_access(uint8_t* bits, uint64_t assoc, uint64_t way)
+{
+   uint64_t node = 1, lo = 0, hi = assoc;
+
+   while (hi - lo > 1) {
+      uint64_t mid = (lo + hi) / 2;
+      int upper = way >= mid;
+      bits[node] = !upper;
+      node = 2 * node + upper;
+      if (upper)
+         lo = mid;
+      else
+         hi = mid;
+   }
+}
+
+static uint64_t plru_victim(const uint8_t* bits, uint64_t assoc)
+{
+   uint64_t node = 1, lo = 0, hi = assoc;
+
+   while (hi - lo > 1) {
+      uint64_t mid = (lo + hi) / 2;
+      int upper = bits[node];
+      node = 2 * node + upper;
+      if (upper)
+         lo = mid;
+      else
+         hi = mid;
+   }
+   return lo;
+}
+
+static int lookup_block_policy(Level* l, uint64_t block)
+{
+   uint64_t s = block % l->sets;
+   uint64_t* tags = l->tags + s * l->assoc;
+   uint8_t* valid = l->valid + s * l->assoc;
+   uint8_t* rrpv = l->rrpv + s * l->assoc;
+   uint8_t* bits = l->tree + s * l->assoc;
+   uint64_t w, victim;
+   int have_victim = 0;
+
+   for (w = 0; w < l->assoc; w++)
+      if (valid[w] && tags[w] == block) {
+         if (l->policy == PLRU)
+            plru_access(bits, l->assoc, w);
+         else if (l->policy == SRRIP || l->policy == BRRIP)
+            rrpv[w] = 0;
+         return 0;
+      }
+   for (w = 0; w < l->assoc && !have_victim; w++)
+      if (!valid[w]) {
+         victim = w;
+         have_victim = 1;
+      }
+   if (!have_victim) {
+      if (l->policy == PLRU) {
+         victim = plru_victim(bits, l->assoc);
+      } else if (l->policy == RANDOM) {
+         victim = next_draw(l) % l->assoc;
+      } else {
+         for (;;) {
+            for (w = 0; w < l->assoc && rrpv[w] != 3; w++)
+               ;
+            if (w < l->assoc)
+               break;
+            for (w = 0; w < l->assoc; w++)
+               rrpv[w]++;
+         }
+         victim = w;
+      }
+   }
+   tags[victim] = block;
+   valid[victim] = 1;
+   if (l->policy == PLRU)
+      plru_access(bits, l->assoc, victim);
+   else if (l->policy == SRRIP)
+      rrpv[victim] = 2;
+   else if (l->policy == BRRIP)
+      rrpv[victim] = next_draw(l) % 32 == 0 ? 2 : 3;
+   return 1;
+}
+
 static int access_level(Level* l, uint64_t addr, uint64_t size)
 {
    uint64_t first = addr / l->line;
    uint64_t last = (addr + (size == 0 ? 0 : size - 1)) / l->line;
-   int missed = lookup_block(l, first);
+   int (*lookup)(Level*, uint64_t) = l->policy == LRU ? lookup_block
+                                                      : lookup_block_policy;
+   int missed = lookup(l, first);
 
    if (last != first)
-      missed |= lookup_block(l, last);
+      missed |= lookup(l, last);
    return missed;
+}
+
+static void set_policy(Level* l, const char* name, uint64_t seed)
+{
+   static const char* const names[] = { "lru", "plru", "srrip", "brrip",
+                                        "random" };
+   int p;
+
+   for (p = 0; p < 5 && strcmp(name, names[p]) != 0; p++)
+      ;
+   if (p == 5)
+      die("unknown policy: ", name);
+   l->policy = p;
+   l->valid = calloc(l->sets * l->assoc, 1);
+   l->rrpv = calloc(l->sets * l->assoc, 1);
+   l->tree = calloc(l->sets * l->assoc, 1);
+   if (l->valid == NULL || l->rrpv == NULL || l->tree == NULL)
+      die("out of memory for the policy ", name);
+   l->rng = seed * UINT64_C(0x9E3779B97F4A7C15) + 1;
 }
 
 int main(int argc, char** argv)
 {
    Level i1, d1, ll;
    int have[3] = { 0, 0, 0 };
+   const char* ll_policy = "lru";
+   uint64_t seed = 1;
    uint64_t count[9] = { 0 };
    char buf[256];
    int a;
@@ -113,12 +245,20 @@ int main(int argc, char** argv)
       } else if (strncmp(argv[a], "--LL=", 5) == 0) {
          level_init(&ll, argv[a] + 5, argv[a]);
          have[2] = 1;
+      } else if (strncmp(argv[a], "--LL-policy=", 12) == 0) {
+         ll_policy = argv[a] + 12;
+      } else if (strncmp(argv[a], "--seed=", 7) == 0) {
+         seed = strtoull(argv[a] + 7, NULL, 10);
       } else {
          die("unknown option: ", argv[a]);
       }
    }
    if (!have[0] || !have[1] || !have[2])
       die("--I1, --D1 and --LL are all needed", "");
+   i1.policy = d1.policy = LRU;
+   ll.policy = LRU;
+   if (strcmp(ll_policy, "lru") != 0)
+      set_policy(&ll, ll_policy, seed);
 
    while (fgets(buf, sizeof buf, stdin) != NULL) {
       char kind;

@@ -1,0 +1,197 @@
+/* cg_policy.c -- replacement policies other than LRU (cg_policy.h
+   states the rules).
+
+   Owns: the per-way state of a level under plru, srrip, brrip or
+   random, its generator, victim choice and update on hit and fill.
+   Must not: count anything (the caller does) or touch LRU levels.
+
+   Why it is shaped so: only LL takes a policy today, and LL is looked
+   up only on an L1 miss, so a plain loop over the ways is fast enough;
+   LRU levels keep cg_cache.h's inline search, untouched. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "cg_policy.h"
+
+#define WAY_VALID 0x80
+#define RRPV_MASK 0x03
+#define RRPV_DISTANT 3
+#define RRPV_LONG    2
+
+static const HChar* const policy_names[] = {
+   "lru", "plru", "srrip", "brrip", "random"
+};
+
+const HChar* cg_policy_name(CgPolicy policy)
+{
+   return policy_names[policy];
+}
+
+Bool cg_policy_from_name(const HChar* name, CgPolicy* policy)
+{
+   UInt i;
+
+   for (i = 0; i < sizeof policy_names / sizeof policy_names[0]; i++)
+      if (VG_(strcmp)(name, policy_names[i]) == 0) {
+         *policy = (CgPolicy)i;
+         return True;
+      }
+   return False;
+}
+
+const HChar* cg_policy_unsupported(CgPolicy policy, Int assoc)
+{
+   if (policy == CG_POLICY_PLRU
+       && (assoc & (assoc - 1)) != 0)
+      return "plru needs a power-of-two associativity";
+   if (policy == CG_POLICY_PLRU && assoc > (Int)(8 * sizeof(UWord)))
+      return "plru needs at most 64 ways";
+   return NULL;
+}
+
+static ULong draw(PolicyLevel* p)
+{
+   ULong x = p->rng;
+
+   x ^= x << 13;
+   x ^= x >> 7;
+   x ^= x << 17;
+   p->rng = x;
+   return x;
+}
+
+void cg_policy_init(PolicyLevel* p, CacheLevel* level, CgPolicy policy,
+                    ULong seed)
+{
+   SizeT n_ways = (level->set_mask + 1) * (SizeT)level->assoc;
+
+   tl_assert(cg_policy_unsupported(policy, level->assoc) == NULL);
+   cg_cache_level_use_full_tags(level);
+   p->policy = policy;
+   p->level = level;
+   p->rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+   p->way_state = VG_(calloc)("cg.policy.ways", n_ways, 1);
+   p->tree = policy == CG_POLICY_PLRU
+             ? VG_(calloc)("cg.policy.tree", level->set_mask + 1,
+                           sizeof(UWord))
+             : NULL;
+}
+
+/* plru: the path to `way` points away from it. */
+static void tree_touch(UWord* bits, Int assoc, Int way)
+{
+   UWord node = 1;
+   Int half;
+
+   for (half = assoc / 2; half >= 1; half /= 2) {
+      Bool upper = (way & half) != 0;
+      if (upper)
+         *bits &= ~((UWord)1 << node);      /* victim in the lower half */
+      else
+         *bits |= (UWord)1 << node;         /* ... in the upper half */
+      node = node * 2 + (upper ? 1 : 0);
+   }
+}
+
+static Int tree_victim(UWord bits, Int assoc)
+{
+   UWord node = 1;
+   Int way = 0, half;
+
+   for (half = assoc / 2; half >= 1; half /= 2) {
+      Bool upper = (bits >> node) & 1;
+      if (upper)
+         way += half;
+      node = node * 2 + (upper ? 1 : 0);
+   }
+   return way;
+}
+
+static Int rrip_victim(UChar* state, Int assoc)
+{
+   for (;;) {
+      Int way;
+      for (way = 0; way < assoc; way++)
+         if ((state[way] & RRPV_MASK) == RRPV_DISTANT)
+            return way;
+      for (way = 0; way < assoc; way++)
+         state[way]++;             /* every value below 3 here */
+   }
+}
+
+static Bool block_missed(PolicyLevel* p, UWord block)
+{
+   CacheLevel* level = p->level;
+   Int assoc = level->assoc;
+   UWord set_index = block & level->set_mask;
+   UWord* tags = level->tags + set_index * assoc;
+   UChar* state = p->way_state + set_index * assoc;
+   Int way, victim = -1;
+
+   for (way = 0; way < assoc; way++) {
+      if (!(state[way] & WAY_VALID)) {
+         if (victim < 0)
+            victim = way;          /* the lowest invalid way */
+         continue;
+      }
+      if (tags[way] != block)
+         continue;
+      /* A hit */
+      if (p->policy == CG_POLICY_PLRU)
+         tree_touch(&p->tree[set_index], assoc, way);
+      else if (p->policy != CG_POLICY_RANDOM)
+         state[way] = WAY_VALID;   /* re-reference value 0 */
+      return False;
+   }
+   if (victim < 0) {
+      switch (p->policy) {
+      case CG_POLICY_PLRU:
+         victim = tree_victim(p->tree[set_index], assoc);
+         break;
+      case CG_POLICY_SRRIP:
+      case CG_POLICY_BRRIP:
+         victim = rrip_victim(state, assoc);
+         break;
+      default:
+         victim = (Int)(draw(p) % (ULong)assoc);
+         break;
+      }
+   }
+   tags[victim] = block;
+   switch (p->policy) {
+   case CG_POLICY_PLRU:
+      state[victim] = WAY_VALID;
+      tree_touch(&p->tree[set_index], assoc, victim);
+      break;
+   case CG_POLICY_SRRIP:
+      state[victim] = WAY_VALID | RRPV_LONG;
+      break;
+   case CG_POLICY_BRRIP:
+      state[victim] = WAY_VALID
+                      | (draw(p) % 32 == 0 ? RRPV_LONG : RRPV_DISTANT);
+      break;
+   default:
+      state[victim] = WAY_VALID;
+      break;
+   }
+   return True;
+}
+
+Bool cg_policy_ref_missed(PolicyLevel* p, Addr addr, UChar size)
+{
+   Int bits = p->level->line_bits;
+   UWord first = addr >> bits;
+   UWord last = (addr + size - 1) >> bits;
+
+   if (LIKELY(first == last))
+      return block_missed(p, first);
+   if (last == first + 1) {
+      Bool first_missed = block_missed(p, first);
+      Bool last_missed = block_missed(p, last);
+      return first_missed || last_missed;
+   }
+   VG_(tool_panic)("item straddles more than two cache sets");
+   return True; /* not reached */
+}
