@@ -10,8 +10,10 @@
 # none: with each of --LL-policy=plru, srrip, brrip and random (manual
 # 5.7), ours must give its totals, seeds included.  The runs of a program
 # start alike (run_valgrind: same environment, no address
-# randomisation), so they see the same addresses.  Also: bad values of
-# the policy options end the run with the option named.
+# randomisation), so they see the same addresses.  Also: a cyclic scan
+# that defeats LRU and not BRRIP (refmodel/cyclic.c, known by
+# construction), and bad values of the policy options end the run with
+# the option named.
 #
 # Environment: as for every CgTest file (CG_JOBS, CG_ONLY, CG_KEEP_TMP).
 use strict;
@@ -121,6 +123,56 @@ my $n = run_cases(\@cases, sub {
         }
     }
 }, $worker);
+
+# A known answer (tests/refmodel/cyclic.c): 384 lines read cyclically,
+# 50 times, one byte a line, through a D1 of 16 lines into an LL of 256
+# (32 sets of 8 ways, so 12 lines a set in turn).  The scan's line must
+# have 19,200 reads, every one a D1 miss; under LRU every one an LL miss
+# too; under BRRIP (seed 1) well under three quarters of them.  The
+# reference model, on the program's trace, must agree with ours in both,
+# and with the system Cachegrind under LRU.
+{
+    my $csrc = File::Spec->catfile(tests_dir(), 'refmodel', 'cyclic.c');
+    my $cyclic = eval {
+        build_one(File::Spec->catfile(build_root(), 'refmodel', 'cyclic'), [$csrc],
+                  $CC, '-g', '-O2', $csrc);
+    };
+    ok($cyclic, 'built refmodel/cyclic.c') or diag($@);
+    my ($mark) = grep { (split /\n/, slurp($csrc))[$_ - 1] =~ /MARK: scan/ }
+                 1 .. scalar(split /\n/, slurp($csrc));
+    my @caches = ('--I1=32768,8,64', '--D1=1024,2,64', '--LL=16384,8,64');
+    SKIP: {
+        skip 'cyclic.c not built', 1 unless $cyclic;
+        my $trace = run_ref(['--trace-mem=yes'], [$cyclic], tool => 'lackey');
+        my %scan;
+        for my $policy ('lru', 'brrip') {
+            my @opts = (@caches, "--LL-policy=$policy");
+            my $o = run_ours(\@opts, [$cyclic]);
+            my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $o->{files} };
+            ok($main, "cyclic $policy: a main file") or next;
+            my $p = parse_cgout(\$main->{content});
+            my ($key) = grep { /cyclic\.c\x00main\x00\Q$mark\E$/ } keys %{ $p->{costs} };
+            ok($key, "cyclic $policy: the scan's line ($mark) is in the file") or next;
+            my %c;
+            @c{ @{ $p->{event_names} } } = split ' ', $p->{costs}{$key};
+            $scan{$policy} = \%c;
+            is(summary_of($o), model_totals($trace->{stderr}, \@opts),
+               "cyclic $policy: ours are the reference model's");
+        }
+        my $ref = run_ref(\@caches, [$cyclic]);
+        check_banner($ref, 'cyclic lru', 'ref');
+        is(summary_of($ref), model_totals($trace->{stderr}, \@caches),
+           'cyclic lru: the reference model is the system Cachegrind');
+        if ($scan{lru} && $scan{brrip}) {
+            is("$scan{lru}{Dr} $scan{lru}{D1mr} $scan{lru}{DLmr}", '19200 19200 19200',
+               'LRU: every read of the scan misses D1 and LL');
+            is("$scan{brrip}{Dr} $scan{brrip}{D1mr}", '19200 19200',
+               'BRRIP: the same reads and D1 misses');
+            cmp_ok($scan{brrip}{DLmr}, '<', 0.75 * 19200,
+                   "BRRIP keeps part of the scan in LL ($scan{brrip}{DLmr} LL misses)");
+        }
+    }
+}
 
 # Bad values: the option is named, the run ends before the program.
 for my $bad (['--LL-policy=lfu', 'the policy is one of'],
