@@ -10,6 +10,7 @@
      desc: D1 cache:         ...
      desc: LL cache:         ...   (built against 3.21 or later: only
                                      with --cache-sim=yes)
+     desc: LL policy:        <policy>[, seed <n>]   (not with lru)
      cmd: <program> <arg>...
      events: <event names>
      fl=<file>      when the file changes
@@ -191,6 +192,18 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
       write_desc(out, "I1", I1);
       write_desc(out, "D1", D1);
       write_desc(out, "LL", LL);
+      /* Only with another policy than 3.19's: its files keep its three
+         desc: lines */
+      if (VG_(strcmp)(cg_clo.LL_policy, "lru") != 0) {
+         cg_file_put_str(out, "desc: LL policy:        ");
+         cg_file_put_str(out, cg_clo.LL_policy);
+         if (VG_(strcmp)(cg_clo.LL_policy, "brrip") == 0
+             || VG_(strcmp)(cg_clo.LL_policy, "random") == 0) {
+            cg_file_put_str(out, ", seed ");
+            cg_file_put_ulong(out, cg_clo.seed);
+         }
+         cg_file_put_str(out, "\n");
+      }
    }
    write_cmd(out);
    write_events(out);

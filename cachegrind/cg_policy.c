@@ -24,11 +24,6 @@ static const HChar* const policy_names[] = {
    "lru", "plru", "srrip", "brrip", "random"
 };
 
-const HChar* cg_policy_name(CgPolicy policy)
-{
-   return policy_names[policy];
-}
-
 Bool cg_policy_from_name(const HChar* name, CgPolicy* policy)
 {
    UInt i;

@@ -47,9 +47,7 @@ typedef struct {
    ULong        rng;
 } PolicyLevel;
 
-/* The policy's name for --help and messages, or the policy of a name
-   (False if there is none). */
-const HChar* cg_policy_name(CgPolicy policy);
+/* The policy of a name (False if there is none). */
 Bool cg_policy_from_name(const HChar* name, CgPolicy* policy);
 /* NULL if `policy` can run on a level of `assoc` ways, else why not. */
 const HChar* cg_policy_unsupported(CgPolicy policy, Int assoc);

@@ -150,6 +150,12 @@ my $n = run_cases(\@cases, sub {
             my $o = run_ours(\@opts, [$cyclic]);
             my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $o->{files} };
             ok($main, "cyclic $policy: a main file") or next;
+            if ($policy eq 'lru') {
+                unlike($main->{content}, qr/^desc: LL policy/m, 'lru: the three desc: lines of 3.19');
+            } else {
+                like($main->{content}, qr/^desc: LL cache: .*\ndesc: LL policy:        brrip, seed 1\ncmd: /m,
+                     'brrip: a fourth desc: line names the policy and the seed');
+            }
             my $p = parse_cgout(\$main->{content});
             my ($key) = grep { /cyclic\.c\x00main\x00\Q$mark\E$/ } keys %{ $p->{costs} };
             ok($key, "cyclic $policy: the scan's line ($mark) is in the file") or next;
