@@ -177,11 +177,13 @@ static Table object_table;
    cores at every access. */
 static struct __attribute__((aligned(64))) {   /* whole lines */
    const CacheLevel* d1;
+   Bool    d1_is_lru;           /* its MRU line is way 0 */
    Table   line_table, field_table;
    UChar*  region_cursor;       /* record_alloc's */
    UChar*  region_end;
 } counting_side;
 #define d1          (counting_side.d1)
+#define d1_is_lru   (counting_side.d1_is_lru)
 #define line_table  (counting_side.line_table)
 #define field_table (counting_side.field_table)
 
@@ -1244,7 +1246,7 @@ static void simulate_entries(const UWord* p, const UWord* end)
          UWord outcome = 0;
          /* Most accesses hit D1's MRU line: the model's own test
             inline, no call (no mirror is kept with the log) */
-         if (!cg_cache_model_mru_hit(d1, simulated, c->size))
+         if (!(d1_is_lru && cg_cache_model_mru_hit(d1, simulated, c->size)))
             outcome = cg_sim_data_outcome(c->cc, simulated, c->size,
                                           c->first, 1);
          count_access(c, addr, outcome);
@@ -1447,6 +1449,7 @@ void cg_data_init(Bool with_log)
    VG_(atfork)(before_fork, NULL, NULL);
    cg_costs_on_block_freed(free_sites_of);
    d1 = cg_sim_d1();
+   d1_is_lru = cg_sim_d1_is_lru();
    table_init(&object_table, "cg.data.objects", False);
    table_init(&line_table, "cg.data.lines", True);
    table_init(&field_table, "cg.data.fields", True);

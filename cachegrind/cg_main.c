@@ -93,7 +93,7 @@ static Bool access_log_applies(void)
 /* A level's replacement policy as given, checked against its geometry;
    a bad one ends the run with the option named. */
 static CgPolicy checked_policy(const HChar* option, const HChar* name,
-                               const CacheGeometry* level)
+                               const CacheGeometry* level, Bool is_l1)
 {
    CgPolicy policy;
    const HChar* why;
@@ -101,6 +101,12 @@ static CgPolicy checked_policy(const HChar* option, const HChar* name,
    if (!cg_policy_from_name(name, &policy)) {
       VG_(umsg)("Bad option: %s=%s: the policy is one of lru, plru, srrip, "
                 "brrip, random\n", option, name);
+      VG_(exit)(1);
+   }
+   if (is_l1 && (policy == CG_POLICY_SRRIP || policy == CG_POLICY_BRRIP)) {
+      VG_(umsg)("Bad option: %s=%s: an L1 takes lru, plru or random (a "
+                "hit after a fill changes %s's state, which the L1's MRU "
+                "filter would skip)\n", option, name, name);
       VG_(exit)(1);
    }
    why = cg_policy_unsupported(policy, level->assoc);
@@ -116,7 +122,7 @@ static void cg_post_clo_init(void)
 {
    Int min_line, widest;
    Bool log_mode, configured;
-   CgPolicy ll_policy;
+   CgPolicy policies[CG_SIM_N_LEVELS];
 
    if (cg_clo.data_profile && !cg_clo.cache_sim) {
       VG_(umsg)("Bad option: --data-profile=yes needs --cache-sim=yes (it "
@@ -156,9 +162,14 @@ static void cg_post_clo_init(void)
    }
 
    cg_costs_init();
-   ll_policy = checked_policy("--LL-policy", cg_clo.LL_policy, &sim_LL);
+   policies[CG_SIM_I1] = checked_policy("--I1-policy", cg_clo.I1_policy,
+                                        &sim_I1, True);
+   policies[CG_SIM_D1] = checked_policy("--D1-policy", cg_clo.D1_policy,
+                                        &sim_D1, True);
+   policies[CG_SIM_LL] = checked_policy("--LL-policy", cg_clo.LL_policy,
+                                        &sim_LL, False);
    log_mode = access_log_applies();
-   cg_sim_init(&sim_I1, &sim_D1, &sim_LL, ll_policy, log_mode);
+   cg_sim_init(&sim_I1, &sim_D1, &sim_LL, policies, log_mode);
    /* After the simulator: it reads D1's mirror */
    cg_data_init(log_mode);
    if (cg_data_enabled())

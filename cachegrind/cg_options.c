@@ -38,6 +38,8 @@ void cg_options_set_defaults(void)
    cg_clo.data_out_file = "cachegrind.data.%p";
    cg_clo.data_callers = 4;
    cg_clo.data_stride = 0;
+   cg_clo.I1_policy = "lru";
+   cg_clo.D1_policy = "lru";
    cg_clo.LL_policy = "lru";
    cg_clo.seed = 1;
 }
@@ -172,6 +174,8 @@ Bool cg_options_process(const HChar* arg)
                        1, CG_DATA_MAX_CALLERS) {}
    else if VG_BINT_CLO(arg, "--data-stride", cg_clo.data_stride,
                        1, 1 << 20) {}
+   else if VG_STR_CLO(arg, "--I1-policy", cg_clo.I1_policy) {}
+   else if VG_STR_CLO(arg, "--D1-policy", cg_clo.D1_policy) {}
    else if VG_STR_CLO(arg, "--LL-policy", cg_clo.LL_policy) {}
    else if VG_STR_CLO(arg, "--seed", value) {
       HChar* end;
@@ -196,6 +200,8 @@ void cg_options_print_usage(void)
 "    --LL-policy=lru|plru|srrip|brrip|random\n"
 "                                     LL's replacement policy (manual 5.7);\n"
 "                                     lru is Cachegrind 3.19's [lru]\n"
+"    --I1-policy=lru|plru|random      I1's [lru]\n"
+"    --D1-policy=lru|plru|random      D1's [lru]\n"
 "    --seed=<n>                       seed of brrip's and random's generator:\n"
 "                                     the same counts on every run [1]\n"
 "\n"

@@ -53,7 +53,9 @@ typedef struct {
    const HChar*  data_out_file;
    Long          data_callers;
    Long          data_stride;      /* 0: detected */
-   const HChar*  LL_policy;        /* as given (cg_main.c checks it) */
+   const HChar*  I1_policy;        /* as given (cg_main.c checks them) */
+   const HChar*  D1_policy;
+   const HChar*  LL_policy;
    ULong         seed;             /* the random policies' generator */
 } CgOptions;
 

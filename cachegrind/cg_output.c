@@ -10,7 +10,7 @@
      desc: D1 cache:         ...
      desc: LL cache:         ...   (built against 3.21 or later: only
                                      with --cache-sim=yes)
-     desc: LL policy:        <policy>[, seed <n>]   (not with lru)
+     desc: <I1|D1|LL> policy:        <policy>[, seed <n>]   (not with lru)
      cmd: <program> <arg>...
      events: <event names>
      fl=<file>      when the file changes
@@ -40,6 +40,23 @@ const HChar* const cg_event_names[CG_N_EVENTS] = {
 /*------------------------------------------------------------*/
 /*--- Sections of the file                                 ---*/
 /*------------------------------------------------------------*/
+
+/* Only for another policy than 3.19's: its files keep its three desc:
+   lines. */
+static void write_policy(CgFile* out, const HChar* level, const HChar* policy)
+{
+   if (VG_(strcmp)(policy, "lru") == 0)
+      return;
+   cg_file_put_str(out, "desc: ");
+   cg_file_put_str(out, level);
+   cg_file_put_str(out, " policy:        ");
+   cg_file_put_str(out, policy);
+   if (VG_(strcmp)(policy, "brrip") == 0 || VG_(strcmp)(policy, "random") == 0) {
+      cg_file_put_str(out, ", seed ");
+      cg_file_put_ulong(out, cg_clo.seed);
+   }
+   cg_file_put_str(out, "\n");
+}
 
 static void write_desc(CgFile* out, const HChar* name, const CacheGeometry* g)
 {
@@ -192,18 +209,9 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
       write_desc(out, "I1", I1);
       write_desc(out, "D1", D1);
       write_desc(out, "LL", LL);
-      /* Only with another policy than 3.19's: its files keep its three
-         desc: lines */
-      if (VG_(strcmp)(cg_clo.LL_policy, "lru") != 0) {
-         cg_file_put_str(out, "desc: LL policy:        ");
-         cg_file_put_str(out, cg_clo.LL_policy);
-         if (VG_(strcmp)(cg_clo.LL_policy, "brrip") == 0
-             || VG_(strcmp)(cg_clo.LL_policy, "random") == 0) {
-            cg_file_put_str(out, ", seed ");
-            cg_file_put_ulong(out, cg_clo.seed);
-         }
-         cg_file_put_str(out, "\n");
-      }
+      write_policy(out, "I1", cg_clo.I1_policy);
+      write_policy(out, "D1", cg_clo.D1_policy);
+      write_policy(out, "LL", cg_clo.LL_policy);
    }
    write_cmd(out);
    write_events(out);

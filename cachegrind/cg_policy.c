@@ -5,9 +5,12 @@
    random, its generator, victim choice and update on hit and fill.
    Must not: count anything (the caller does) or touch LRU levels.
 
-   Why it is shaped so: only LL takes a policy today, and LL is looked
-   up only on an L1 miss, so a plain loop over the ways is fast enough;
-   LRU levels keep cg_cache.h's inline search, untouched. */
+   Why it is shaped so: a policy is an option for modelling, not the
+   default: a plain loop over the ways (LL is looked up only on an L1
+   miss, an L1 only for what compiled code's MRU filter did not settle)
+   keeps it simple, and LRU levels keep cg_cache.h's inline search,
+   untouched.  The L1s take only plru and random, under which that
+   filter stays exact (cg_sim.c, manual 5.7). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"

@@ -1,5 +1,6 @@
 /* cg_policy.h -- replacement policies other than LRU for a cache level
-   (cg_policy.c): --LL-policy=plru|srrip|brrip|random.
+   (cg_policy.c): --LL-policy=plru|srrip|brrip|random, and
+   --I1-policy/--D1-policy=plru|random.
 
    A level under such a policy keeps its tags in place (full width) and
    a state per way; it starts empty.  The rules, which the manual (5.7)

@@ -31,9 +31,11 @@ static CacheLevel I1, D1, LL;
    simulated either way, but only collected misses are counted. */
 static const UWord* collecting;
 
-/* LL's replacement policy, if not LRU (--LL-policy; cg_policy.c) */
-static Bool ll_has_policy;
-static PolicyLevel ll_policy;
+/* Replacement policies other than LRU (--LL-policy, --I1-policy,
+   --D1-policy; cg_policy.c) */
+static Bool ll_has_policy, l1_has_policy;
+static PolicyLevel ll_policy, i1_policy, d1_policy;
+static Bool i1_has_policy, d1_has_policy;
 
 #if defined(VGA_amd64)
 /* Whether the log is simulated by the loop's AVX2 copy (--sim-vector=yes
@@ -53,7 +55,7 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* i1,
 }
 
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
-                 const CacheGeometry* ll, CgPolicy ll_policy_given,
+                 const CacheGeometry* ll, const CgPolicy* policies,
                  Bool with_log)
 {
    /* With the log, LL is simulated in another thread, which must never
@@ -71,16 +73,27 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
       D1.sim_writes_mru = False;
    }
    collecting = cg_control_collecting_word();
-   if (ll_policy_given != CG_POLICY_LRU) {
-      cg_policy_init(&ll_policy, &LL, ll_policy_given, cg_clo.seed);
+   /* One generator per level, each seeded alike: a level's draws do
+      not depend on another's */
+   if (policies[CG_SIM_LL] != CG_POLICY_LRU) {
+      cg_policy_init(&ll_policy, &LL, policies[CG_SIM_LL], cg_clo.seed);
       ll_has_policy = True;
+   }
+   if (policies[CG_SIM_I1] != CG_POLICY_LRU) {
+      cg_policy_init(&i1_policy, &I1, policies[CG_SIM_I1], cg_clo.seed);
+      i1_has_policy = l1_has_policy = True;
+   }
+   if (policies[CG_SIM_D1] != CG_POLICY_LRU) {
+      cg_policy_init(&d1_policy, &D1, policies[CG_SIM_D1], cg_clo.seed);
+      d1_has_policy = l1_has_policy = True;
    }
 #if defined(VGA_amd64)
    {
       VexArch arch;
       VexArchInfo info;
       VG_(machine_get_VexArchInfo)(&arch, &info);
-      use_avx2 = cg_clo.sim_vector
+      /* The vector look-ups are LRU's */
+      use_avx2 = cg_clo.sim_vector && !l1_has_policy
                  && (info.hwcaps & VEX_HWCAPS_AMD64_AVX2) != 0;
    }
 #endif
@@ -88,6 +101,7 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
 
 const CacheLevel* cg_sim_i1(void) { return &I1; }
 const CacheLevel* cg_sim_d1(void) { return &D1; }
+Bool cg_sim_d1_is_lru(void)       { return !d1_has_policy; }
 
 /* The helpers count misses only: how often each event happened comes
    from the execution counters of compiled code (cg_deliver.c), and
@@ -112,11 +126,41 @@ UWord below_l1(CostCentre* cc, Addr addr, UWord size, UWord first,
    return 1;
 }
 
+/* An L1 under a policy.  Its MRU filter stays exact (manual 5.7): only
+   plru and random are allowed there, under which an access to the set's
+   last-accessed line changes nothing.  The mirror is the model's to
+   write only without the log, as cg_cache_block_missed does. */
+static __attribute__((noinline))
+Bool policy_l1_ref_missed(CacheLevel* l1, Addr addr, UWord size)
+{
+   PolicyLevel* p = l1 == &I1 ? (i1_has_policy ? &i1_policy : NULL)
+                              : (d1_has_policy ? &d1_policy : NULL);
+   Bool missed;
+
+   if (p == NULL)
+      return cg_cache_ref_missed(l1, addr, (UChar)size);
+   missed = cg_policy_ref_missed(p, addr, (UChar)size);
+   if (l1->sim_writes_mru) {
+      UWord first = addr >> l1->line_bits;
+      UWord last = (addr + size - 1) >> l1->line_bits;
+      *cg_cache_mru_slot(l1, first) = cg_cache_mru_value(l1, first);
+      *cg_cache_mru_slot(l1, last) = cg_cache_mru_value(l1, last);
+   }
+   return missed;
+}
+
+static inline Bool l1_ref_missed(CacheLevel* l1, Addr addr, UWord size)
+{
+   if (UNLIKELY(l1_has_policy))
+      return policy_l1_ref_missed(l1, addr, size);
+   return cg_cache_ref_missed(l1, addr, (UChar)size);
+}
+
 /* One access through `l1` and, if it misses there, the levels below. */
 static inline void simulate(CacheLevel* l1, CostCentre* cc, Addr addr,
                             UWord size, UWord first, UWord counted)
 {
-   if (cg_cache_ref_missed(l1, addr, (UChar)size))
+   if (l1_ref_missed(l1, addr, size))
       below_l1(cc, addr, size, first, counted);
 }
 
@@ -185,7 +229,7 @@ UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first,
    if (use_avx2)
       return data_outcome_avx2(cc, addr, size, first, counted);
 #endif
-   if (!cg_cache_ref_missed(&D1, addr, (UChar)size))
+   if (!l1_ref_missed(&D1, addr, size))
       return 0;
    return below_l1(cc, addr, size, first, counted);
 }

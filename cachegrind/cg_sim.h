@@ -23,9 +23,15 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* I1,
 /* `with_log`: compiled code keeps the L1s' MRU mirrors and logs the
    rest (cg_log.c); else it calls the helpers below, and the model
    keeps the mirrors. */
+/* `policies`: each level's replacement policy, indexed by CG_SIM_I1,
+   CG_SIM_D1, CG_SIM_LL (an L1's plru, random or lru only). */
+enum { CG_SIM_I1, CG_SIM_D1, CG_SIM_LL, CG_SIM_N_LEVELS };
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
-                 const CacheGeometry* LL, CgPolicy LL_policy,
+                 const CacheGeometry* LL, const CgPolicy* policies,
                  Bool with_log);
+/* Whether D1 is LRU: its MRU line is then way 0 of the set (the data
+   profile's simulator-side test, cg_cache_model_mru_hit). */
+Bool cg_sim_d1_is_lru(void);
 
 /* The simulated L1 caches, whose mirrors compiled code reads. */
 struct _CacheLevel;

@@ -5,6 +5,7 @@
      cg_options.c     command-line options, --help text
      cg_config.c      cache geometry: host detection, adjustment, checks
      cg_cache.c       one generic LRU cache level (I1, D1 and LL instances)
+     cg_policy.c      other replacement policies (--LL-policy, ...)
      cg_sim.c         the cache hierarchy, and the helpers that feed it
      cg_branch.c      conditional and indirect branch predictors
      cg_costs.c       cost centres, debug-info lookups, per-block tables

@@ -26,12 +26,14 @@
    Output (stdout): one line, "Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw"
    as numbers separated by spaces.
 
-   With --LL-policy=plru|srrip|brrip|random (and --seed=<n>), LL follows
-   that policy as manual.md 5.7 states it: it starts empty; a miss fills
-   the lowest-numbered empty way, else the policy's victim.
+   With --LL-policy=plru|srrip|brrip|random, --I1-policy and
+   --D1-policy (and --seed=<n>), a level follows that policy as
+   manual.md 5.7 states it: it starts empty; a miss fills the
+   lowest-numbered empty way, else the policy's victim.
 
    Usage: cgref --I1=<size>,<assoc>,<line> --D1=... --LL=...
-                [--LL-policy=<policy>] [--seed=<n>] < trace */
+                [--I1-policy=<p>] [--D1-policy=<p>] [--LL-policy=<p>]
+                [--seed=<n>] < trace */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -230,6 +232,8 @@ int main(int argc, char** argv)
    Level i1, d1, ll;
    int have[3] = { 0, 0, 0 };
    const char* ll_policy = "lru";
+   const char* i1_policy = "lru";
+   const char* d1_policy = "lru";
    uint64_t seed = 1;
    uint64_t count[9] = { 0 };
    char buf[256];
@@ -247,6 +251,10 @@ int main(int argc, char** argv)
          have[2] = 1;
       } else if (strncmp(argv[a], "--LL-policy=", 12) == 0) {
          ll_policy = argv[a] + 12;
+      } else if (strncmp(argv[a], "--I1-policy=", 12) == 0) {
+         i1_policy = argv[a] + 12;
+      } else if (strncmp(argv[a], "--D1-policy=", 12) == 0) {
+         d1_policy = argv[a] + 12;
       } else if (strncmp(argv[a], "--seed=", 7) == 0) {
          seed = strtoull(argv[a] + 7, NULL, 10);
       } else {
@@ -257,8 +265,13 @@ int main(int argc, char** argv)
       die("--I1, --D1 and --LL are all needed", "");
    i1.policy = d1.policy = LRU;
    ll.policy = LRU;
+   /* Each level its own generator, seeded alike */
    if (strcmp(ll_policy, "lru") != 0)
       set_policy(&ll, ll_policy, seed);
+   if (strcmp(i1_policy, "lru") != 0)
+      set_policy(&i1, i1_policy, seed);
+   if (strcmp(d1_policy, "lru") != 0)
+      set_policy(&d1, d1_policy, seed);
 
    while (fgets(buf, sizeof buf, stdin) != NULL) {
       char kind;
