@@ -62,8 +62,11 @@ static VgHashTable*    block_table;     /* BlockInfo by translation key */
 static BlockInfo*      unlinked_blocks; /* discarded but maybe running */
 static CgLookupStats   lookup_stats;
 
-void cg_costs_init(void)
+static UInt n_cc_events;
+
+void cg_costs_init(Bool all_events)
 {
+   n_cc_events = all_events ? CG_N_EVENTS : EV_BI_MISPRED + 1;
    string_n_buckets = 1024;
    string_buckets = VG_(calloc)("cg.costs.strings", string_n_buckets,
                                 sizeof(InternedString*));
@@ -257,11 +260,19 @@ static void piece_free(PiecePool* pool, void* piece, SizeT bytes)
    assertion in cc_find_or_add checks every one). */
 static PiecePool cc_pool;
 
+UInt cg_costs_n_events(void)
+{
+   return n_cc_events;
+}
+
 static CostCentre* cc_alloc(void)
 {
-   CostCentre* cc = piece_alloc(&cc_pool, "cg.costs.cc", sizeof(CostCentre));
+   SizeT bytes = offsetof(CostCentre, count) + n_cc_events * sizeof(ULong);
+   CostCentre* cc;
 
-   VG_(memset)(cc, 0, sizeof(CostCentre));
+   bytes = (bytes + 15) & ~(SizeT)15;
+   cc = piece_alloc(&cc_pool, "cg.costs.cc", bytes);
+   VG_(memset)(cc, 0, bytes);
    return cc;
 }
 

@@ -12,11 +12,14 @@
    pointers.  Cost centres live until exit: discarded translations
    and unloaded code keep their counts. */
 typedef struct _CostCentre {
-   ULong               count[CG_N_EVENTS];
    const HChar*        file;
    const HChar*        fn;
    Int                 line;
    UInt                index;      /* creation order: see GroupCount */
+   /* Only the first cg_costs_n_events() exist: a run without a middle
+      level (--L2) has no room for its counters, so that cost centres
+      stay 128 bytes (gcc makes hundreds of thousands). */
+   ULong               count[CG_N_EVENTS];
 } CostCentre;
 
 /* One guest instruction: its address, length and cost centre.  While a
@@ -81,7 +84,11 @@ typedef struct {
    ULong lookups_none;
 } CgLookupStats;
 
-void        cg_costs_init(void);
+/* `all_events`: cost centres have a counter for every CgEvent, else
+   only for Cachegrind 3.19's (up to EV_BI_MISPRED). */
+void        cg_costs_init(Bool all_events);
+/* How many counters a cost centre has: every event below it */
+UInt        cg_costs_n_events(void);
 BlockInfo*  cg_costs_new_block(Addr key, UInt n_fetch_sites);
 /* Folds the block's counts and forgets it.  `may_still_run`: its code
    may run once more, so its memory is kept (and counted at exit). */

@@ -199,8 +199,8 @@ void cg_intervals_init(void)
    if (cg_clo.interval_size == 0)
       return;
    for (e = 0; e < CG_N_EVENTS; e++)
-      if (cg_output_event_selected(e))
-         events[n_events++] = e;
+      if (cg_output_event_selected(cg_event_output_order[e]))
+         events[n_events++] = cg_event_output_order[e];
    enabled = True;
    boundary = cg_clo.interval_size;
    start_countdown(0);
@@ -230,7 +230,7 @@ static void add_growth(CostCentre* cc, void* arg)
       base->key = (UWord)cc;
       VG_(HT_add_node)(bases, base);
    }
-   for (e = 0; e < CG_N_EVENTS; e++) {
+   for (e = 0; e < (Int)cg_costs_n_events(); e++) {
       ULong growth = cc->count[e] - base->count[e];
       base->count[e] = cc->count[e];
       sums->total[e] += growth;
@@ -250,7 +250,8 @@ static Bool is_miss_event(Int e)
    return e == EV_I1_MISS || e == EV_LLI_MISS || e == EV_D1_READ_MISS
           || e == EV_LL_READ_MISS || e == EV_D1_WRITE_MISS
           || e == EV_LL_WRITE_MISS || e == EV_BC_MISPRED
-          || e == EV_BI_MISPRED;
+          || e == EV_BI_MISPRED || e == EV_I2_MISS || e == EV_D2_READ_MISS
+          || e == EV_D2_WRITE_MISS;
 }
 
 static void write_top(const HChar* key, Int e, const IntervalSums* sums)

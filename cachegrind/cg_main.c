@@ -46,6 +46,8 @@
 #include "cg_vgcompat.h"
 
 static CacheGeometry sim_I1, sim_D1, sim_LL;
+/* The middle level (--L2): simulated only if given, never detected */
+static const CacheGeometry* sim_L2;
 
 /* The widest guest register a single load or store can move.  Every
    access must fit in one cache line of the smallest line size. */
@@ -137,8 +139,11 @@ static void cg_post_clo_init(void)
                        &sim_I1, &sim_D1, &sim_LL);
    else
       cg_config_unsimulated(&sim_I1, &sim_D1, &sim_LL);
+   sim_L2 = cg_clo.cache_sim && cg_clo.L2_given ? &cg_clo.L2 : NULL;
 
    min_line = min3(sim_I1.line_size, sim_D1.line_size, sim_LL.line_size);
+   if (sim_L2 != NULL && sim_L2->line_size < min_line)
+      min_line = sim_L2->line_size;
    widest = largest_guest_register();
    if (configured && min_line < widest) {
       VG_(umsg)("Cachegrind: cannot continue: the minimum line size (%d)\n",
@@ -161,15 +166,18 @@ static void cg_post_clo_init(void)
       VG_(clo_vex_control).iropt_unroll_thresh = 0;
    }
 
-   cg_costs_init();
+   cg_costs_init(sim_L2 != NULL);
    policies[CG_SIM_I1] = checked_policy("--I1-policy", cg_clo.I1_policy,
                                         &sim_I1, True);
    policies[CG_SIM_D1] = checked_policy("--D1-policy", cg_clo.D1_policy,
                                         &sim_D1, True);
+   policies[CG_SIM_L2] = sim_L2 == NULL ? CG_POLICY_LRU
+                         : checked_policy("--L2-policy", cg_clo.L2_policy,
+                                          sim_L2, False);
    policies[CG_SIM_LL] = checked_policy("--LL-policy", cg_clo.LL_policy,
                                         &sim_LL, False);
    log_mode = access_log_applies();
-   cg_sim_init(&sim_I1, &sim_D1, &sim_LL, policies, log_mode);
+   cg_sim_init(&sim_I1, &sim_D1, sim_L2, &sim_LL, policies, log_mode);
    /* After the simulator: it reads D1's mirror */
    cg_data_init(log_mode);
    if (cg_data_enabled())
@@ -206,7 +214,7 @@ static void cg_fini(Int exit_code)
    cg_intervals_fini();
    cg_bbv_fini();
    cg_costs_fold_all();
-   cg_output_write(&sim_I1, &sim_D1, &sim_LL, &result);
+   cg_output_write(&sim_I1, &sim_D1, sim_L2, &sim_LL, &result);
    cg_data_file_write();
    cg_summary_print(&result);
    cg_summary_print_stats(&result);

@@ -40,6 +40,7 @@ void cg_options_set_defaults(void)
    cg_clo.data_stride = 0;
    cg_clo.I1_policy = "lru";
    cg_clo.D1_policy = "lru";
+   cg_clo.L2_policy = "lru";
    cg_clo.LL_policy = "lru";
    cg_clo.seed = 1;
 }
@@ -128,9 +129,15 @@ Bool cg_options_process(const HChar* arg)
       parse_cache_option(arg, value, &cg_clo.D1);
       cg_clo.D1_given = True;
    }
-   else if (VG_STR_CLO(arg, "--LL", value) || VG_STR_CLO(arg, "--L2", value)) {
+   else if VG_STR_CLO(arg, "--LL", value) {
       parse_cache_option(arg, value, &cg_clo.LL);
       cg_clo.LL_given = True;
+   }
+   /* Cachegrind 3.19 took --L2 as an old spelling of --LL: here it is
+      the middle level (manual 2.1 and 5.8) */
+   else if VG_STR_CLO(arg, "--L2", value) {
+      parse_cache_option(arg, value, &cg_clo.L2);
+      cg_clo.L2_given = True;
    }
    else if VG_STR_CLO(arg, "--cachegrind-out-file", cg_clo.out_file_format) {}
    else if VG_BOOL_CLO(arg, "--cache-sim",  cg_clo.cache_sim)  {}
@@ -176,6 +183,7 @@ Bool cg_options_process(const HChar* arg)
                        1, 1 << 20) {}
    else if VG_STR_CLO(arg, "--I1-policy", cg_clo.I1_policy) {}
    else if VG_STR_CLO(arg, "--D1-policy", cg_clo.D1_policy) {}
+   else if VG_STR_CLO(arg, "--L2-policy", cg_clo.L2_policy) {}
    else if VG_STR_CLO(arg, "--LL-policy", cg_clo.LL_policy) {}
    else if VG_STR_CLO(arg, "--seed", value) {
       HChar* end;
@@ -194,6 +202,8 @@ void cg_options_print_usage(void)
 "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
 "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
+"    --L2=<size>,<assoc>,<line_size>  add a middle level between the L1s and\n"
+"                                     LL, with events I2mr D2mr D2mw [none]\n"
 "    --cache-sim=yes|no               collect cache stats? [%s]\n"
 "    --branch-sim=yes|no              collect branch prediction stats? [no]\n"
 "    --cachegrind-out-file=<file>     output file name [cachegrind.out.%%p]\n"
@@ -202,6 +212,7 @@ void cg_options_print_usage(void)
 "                                     lru is Cachegrind 3.19's [lru]\n"
 "    --I1-policy=lru|plru|random      I1's [lru]\n"
 "    --D1-policy=lru|plru|random      D1's [lru]\n"
+"    --L2-policy=lru|plru|srrip|brrip|random  L2's [lru]\n"
 "    --seed=<n>                       seed of brrip's and random's generator:\n"
 "                                     the same counts on every run [1]\n"
 "\n"

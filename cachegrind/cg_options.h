@@ -35,8 +35,9 @@ typedef struct {
    Long          hot_threshold;   /* cold executions before a hot
                                      translation (cg_tier.c); 0: none */
    const HChar*  out_file_format;
-   CacheGeometry I1, D1, LL;
-   Bool          I1_given, D1_given, LL_given;
+   CacheGeometry I1, D1, L2, LL;
+   Bool          I1_given, D1_given, L2_given, LL_given; /* L2_given: a
+                                     middle level is simulated */
    /* What is counted when (cg_control.c) */
    Bool          instr_at_start;
    const HChar*  toggle_patterns[CG_MAX_TOGGLE_PATTERNS];
@@ -55,6 +56,7 @@ typedef struct {
    Long          data_stride;      /* 0: detected */
    const HChar*  I1_policy;        /* as given (cg_main.c checks them) */
    const HChar*  D1_policy;
+   const HChar*  L2_policy;
    const HChar*  LL_policy;
    ULong         seed;             /* the random policies' generator */
 } CgOptions;

@@ -8,9 +8,10 @@
    Format (every line ends in '\n', no blank lines):
      desc: I1 cache:         <size> B, <line> B, <assoc>-way associative
      desc: D1 cache:         ...
+     desc: L2 cache:         ...   (only with --L2)
      desc: LL cache:         ...   (built against 3.21 or later: only
                                      with --cache-sim=yes)
-     desc: <I1|D1|LL> policy:        <policy>[, seed <n>]   (not with lru)
+     desc: <I1|D1|L2|LL> policy:        <policy>[, seed <n>]  (not lru)
      cmd: <program> <arg>...
      events: <event names>
      fl=<file>      when the file changes
@@ -34,7 +35,14 @@
 
 const HChar* const cg_event_names[CG_N_EVENTS] = {
    "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw",
-   "Bc", "Bcm", "Bi", "Bim"
+   "Bc", "Bcm", "Bi", "Bim", "I2mr", "D2mr", "D2mw"
+};
+
+const CgEvent cg_event_output_order[CG_N_EVENTS] = {
+   EV_IR, EV_I1_MISS, EV_I2_MISS, EV_LLI_MISS,
+   EV_DR, EV_D1_READ_MISS, EV_D2_READ_MISS, EV_LL_READ_MISS,
+   EV_DW, EV_D1_WRITE_MISS, EV_D2_WRITE_MISS, EV_LL_WRITE_MISS,
+   EV_BC, EV_BC_MISPRED, EV_BI, EV_BI_MISPRED
 };
 
 /*------------------------------------------------------------*/
@@ -89,22 +97,25 @@ static void write_cmd(CgFile* out)
    cg_file_put_str(out, "\n");
 }
 
-/* Which counters the file carries, in output order. */
+/* Which counters the file carries. */
 Bool cg_output_event_selected(CgEvent ev)
 {
    if (ev == EV_IR)
       return True;
    if (ev <= EV_LL_WRITE_MISS)
       return cg_clo.cache_sim;
+   if (ev >= EV_I2_MISS)
+      return cg_clo.cache_sim && cg_clo.L2_given;
    return cg_clo.branch_sim;
 }
 
 static void write_events(CgFile* out)
 {
-   Int ev;
+   Int i;
 
    cg_file_put_str(out, "events:");
-   for (ev = 0; ev < CG_N_EVENTS; ev++) {
+   for (i = 0; i < CG_N_EVENTS; i++) {
+      CgEvent ev = cg_event_output_order[i];
       if (cg_output_event_selected(ev)) {
          cg_file_put_str(out, " ");
          cg_file_put_str(out, cg_event_names[ev]);
@@ -119,8 +130,9 @@ static void write_events(CgFile* out)
 
 static void write_counts(CgFile* out, const ULong* count)
 {
-   Int ev;
-   for (ev = 0; ev < CG_N_EVENTS; ev++) {
+   Int i;
+   for (i = 0; i < CG_N_EVENTS; i++) {
+      CgEvent ev = cg_event_output_order[i];
       if (cg_output_event_selected(ev)) {
          cg_file_put_bytes(out, " ", 1);
          cg_file_put_ulong(out, count[ev]);
@@ -131,8 +143,8 @@ static void write_counts(CgFile* out, const ULong* count)
 
 static Bool all_zero(const ULong* count)
 {
-   Int ev;
-   for (ev = 0; ev < CG_N_EVENTS; ev++)
+   UInt ev, n = cg_costs_n_events();
+   for (ev = 0; ev < n; ev++)
       if (count[ev] != 0)
          return False;
    return True;
@@ -144,7 +156,7 @@ static void write_body(CgFile* out, CgOutputResult* res)
    CostCentre** all = cg_costs_sorted(&n);
    const HChar* file = NULL;
    const HChar* fn = NULL;
-   Int ev;
+   UInt ev, n_events = cg_costs_n_events();
 
    for (i = 0; i < n; i++) {
       const CostCentre* cc = all[i];
@@ -170,7 +182,7 @@ static void write_body(CgFile* out, CgOutputResult* res)
       cg_file_put_long(out, cc->line);
       write_counts(out, cc->count);
       res->n_lines++;
-      for (ev = 0; ev < CG_N_EVENTS; ev++)
+      for (ev = 0; ev < n_events; ev++)
          res->total[ev] += cc->count[ev];
    }
    VG_(free)(all);
@@ -191,7 +203,8 @@ void cg_output_expect_file(void)
 }
 
 void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
-                     const CacheGeometry* LL, CgOutputResult* res)
+                     const CacheGeometry* L2, const CacheGeometry* LL,
+                     CgOutputResult* res)
 {
    /* Named now, not at start-up: a forked child uses its own pid.  A
       malformed name ends the run here, as it does in Cachegrind. */
@@ -208,9 +221,13 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
    if (cg_clo.cache_sim || !CG_CACHE_CONFIG_ONLY_IF_SIM) {
       write_desc(out, "I1", I1);
       write_desc(out, "D1", D1);
+      if (L2 != NULL)
+         write_desc(out, "L2", L2);
       write_desc(out, "LL", LL);
       write_policy(out, "I1", cg_clo.I1_policy);
       write_policy(out, "D1", cg_clo.D1_policy);
+      if (L2 != NULL)
+         write_policy(out, "L2", cg_clo.L2_policy);
       write_policy(out, "LL", cg_clo.LL_policy);
    }
    write_cmd(out);

@@ -18,7 +18,9 @@ typedef struct {
 Bool cg_output_event_selected(CgEvent ev);
 /* At start-up: tells the writer (cg_file.c) the file's name template. */
 void cg_output_expect_file(void);
+/* `L2`: NULL without a middle level (--L2). */
 void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
-                     const CacheGeometry* LL, CgOutputResult* res);
+                     const CacheGeometry* L2, const CacheGeometry* LL,
+                     CgOutputResult* res);
 
 #endif /* CG_OUTPUT_H */

@@ -4,16 +4,18 @@
    one path every simulated access takes through them: the L1 look-up
    (scalar, or AVX2 in the log's loop), then on a miss below_l1, which
    is everything under the L1s.  The helpers that simulate at once and
-   the loop that simulates the access log both end there, so a level, an
-   inclusion rule or a prefetcher is added in below_l1 alone, and a
-   replacement policy in the level (cg_cache.h).
+   the loop that simulates the access log both end there, so a level
+   (the middle one, --L2), an inclusion rule or a prefetcher is added in
+   below_l1 alone, and a replacement policy in the level (cg_cache.h,
+   cg_policy.c).
    Each access is charged to the cost centre of its instruction (the
    fetch helper: its InstrInfo, which has the address and length too).
    Must not: print, allocate or look anything up; these run for every
    simulated access, so they stay small and branch-light.
 
    Level chaining: an L1 miss sends the whole access (both lines of a
-   straddle) to LL, which has its own line size. */
+   straddle) to the next level (L2 with --L2, else LL), which has its
+   own line size; an L2 miss sends the whole access on to LL. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
@@ -25,7 +27,9 @@
 #include "cg_log_entry.h"
 #include "cg_options.h"
 
-static CacheLevel I1, D1, LL;
+static CacheLevel I1, D1, L2, LL;
+/* A middle level (--L2) between the L1s and LL */
+static Bool has_l2;
 
 /* 1, or 0 while --toggle-collect is not collecting: the caches are
    simulated either way, but only collected misses are counted. */
@@ -33,8 +37,8 @@ static const UWord* collecting;
 
 /* Replacement policies other than LRU (--LL-policy, --I1-policy,
    --D1-policy; cg_policy.c) */
-static Bool ll_has_policy, l1_has_policy;
-static PolicyLevel ll_policy, i1_policy, d1_policy;
+static Bool ll_has_policy, l1_has_policy, l2_has_policy;
+static PolicyLevel ll_policy, i1_policy, d1_policy, l2_policy;
 static Bool i1_has_policy, d1_has_policy;
 
 #if defined(VGA_amd64)
@@ -55,8 +59,8 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* i1,
 }
 
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
-                 const CacheGeometry* ll, const CgPolicy* policies,
-                 Bool with_log)
+                 const CacheGeometry* l2, const CacheGeometry* ll,
+                 const CgPolicy* policies, Bool with_log)
 {
    /* With the log, LL is simulated in another thread, which must never
       allocate: its tags are narrow only if no logged (56-bit) address
@@ -66,6 +70,10 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
    cg_cache_level_init(&I1, i1, "I1", MIRROR_BY_BLOCK, 0);
    cg_cache_level_init(&D1, d1, "D1", MIRROR_BY_LINE_ADDR, 0);
    cg_cache_level_init(&LL, ll, "LL", MIRROR_NONE, ll_addr_bits);
+   if (l2 != NULL) {
+      cg_cache_level_init(&L2, l2, "L2", MIRROR_NONE, ll_addr_bits);
+      has_l2 = True;
+   }
    if (with_log) {
       /* The log's helpers keep the MRU mirrors instead (cg_log.c):
          the simulator, maybe in another thread, must not write them. */
@@ -78,6 +86,10 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
    if (policies[CG_SIM_LL] != CG_POLICY_LRU) {
       cg_policy_init(&ll_policy, &LL, policies[CG_SIM_LL], cg_clo.seed);
       ll_has_policy = True;
+   }
+   if (has_l2 && policies[CG_SIM_L2] != CG_POLICY_LRU) {
+      cg_policy_init(&l2_policy, &L2, policies[CG_SIM_L2], cg_clo.seed);
+      l2_has_policy = True;
    }
    if (policies[CG_SIM_I1] != CG_POLICY_LRU) {
       cg_policy_init(&i1_policy, &I1, policies[CG_SIM_I1], cg_clo.seed);
@@ -107,19 +119,51 @@ Bool cg_sim_d1_is_lru(void)       { return !d1_has_policy; }
    from the execution counters of compiled code (cg_deliver.c), and
    calls that would be MRU hits are skipped there. */
 
+static inline __attribute__((always_inline))
+Bool ll_ref_missed(Addr addr, UWord size)
+{
+   return UNLIKELY(ll_has_policy)
+          ? cg_policy_ref_missed(&ll_policy, addr, (UChar)size)
+          : cg_cache_ref_missed(&LL, addr, (UChar)size);
+}
+
+/* The middle level, then LL: as below_l1, for a run with --L2.  Out of
+   line: the default hierarchy pays only below_l1's test of has_l2. */
+static __attribute__((noinline))
+UWord below_l1_through_l2(CostCentre* cc, Addr addr, UWord size,
+                          UWord first, UWord counted)
+{
+   /* The L2 miss counter of each `first` */
+   static const UChar l2_miss_of[EV_DW + 1] = {
+      [EV_IR] = EV_I2_MISS, [EV_DR] = EV_D2_READ_MISS,
+      [EV_DW] = EV_D2_WRITE_MISS
+   };
+
+   if (!(l2_has_policy ? cg_policy_ref_missed(&l2_policy, addr, (UChar)size)
+                       : cg_cache_ref_missed(&L2, addr, (UChar)size)))
+      return 1;
+   cc->count[l2_miss_of[first]] += counted;
+   if (ll_ref_missed(addr, size)) {
+      cc->count[first + 2] += counted;
+      return 2;
+   }
+   return 1;
+}
+
 /* An access missed its L1: count that, and simulate the levels below.
-   `first` is EV_IR, EV_DR or EV_DW: its two miss counters follow it,
-   and each miss adds `counted` (1, or 0 outside --toggle-collect).
-   Always inline, without a target of its own, so that both L1 look-ups
-   (scalar and AVX2) inline it. */
+   `first` is EV_IR, EV_DR or EV_DW: its L1 and LL miss counters follow
+   it, and each miss adds `counted` (1, or 0 outside --toggle-collect).
+   Returns 1 if the access hit a level below (L2 or LL), 2 if it missed
+   LL.  Always inline, without a target of its own, so that both L1
+   look-ups (scalar and AVX2) inline it. */
 static inline __attribute__((always_inline))
 UWord below_l1(CostCentre* cc, Addr addr, UWord size, UWord first,
                UWord counted)
 {
    cc->count[first + 1] += counted;
-   if (UNLIKELY(ll_has_policy)
-       ? cg_policy_ref_missed(&ll_policy, addr, (UChar)size)
-       : cg_cache_ref_missed(&LL, addr, (UChar)size)) {
+   if (UNLIKELY(has_l2))
+      return below_l1_through_l2(cc, addr, size, first, counted);
+   if (ll_ref_missed(addr, size)) {
       cc->count[first + 2] += counted;
       return 2;
    }
@@ -207,7 +251,8 @@ SIZED_DATA_HELPERS(32)
 
 /* --data-profile (cg_data.c): every data access that is not an MRU
    hit (cg_data.c tests the mirror first) comes here, and its outcome
-   goes back: 0 a D1 hit, 1 a D1 miss that hit LL, 2 a miss in both. */
+   goes back: 0 a D1 hit, 1 a D1 miss that hit a level below (L2 or
+   LL), 2 an LL miss. */
 #if defined(VGA_amd64)
 /* With the AVX2 look-up where D1 has one: every access comes here, and
    when most miss D1 (matrix_walk, pointer_chase) the scalar search

@@ -1,4 +1,4 @@
-/* cg_sim.h -- the cache hierarchy (I1, D1, LL) and the two ways an
+/* cg_sim.h -- the cache hierarchy (I1, D1, [L2,] LL) and the two ways an
    access reaches it (cg_sim.c).
 
    Every access that compiled code's MRU test does not settle ends in
@@ -23,12 +23,13 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* I1,
 /* `with_log`: compiled code keeps the L1s' MRU mirrors and logs the
    rest (cg_log.c); else it calls the helpers below, and the model
    keeps the mirrors. */
-/* `policies`: each level's replacement policy, indexed by CG_SIM_I1,
-   CG_SIM_D1, CG_SIM_LL (an L1's plru, random or lru only). */
-enum { CG_SIM_I1, CG_SIM_D1, CG_SIM_LL, CG_SIM_N_LEVELS };
+/* `L2`: the middle level, or NULL for none (3.19's hierarchy).
+   `policies`: each level's replacement policy, indexed by CG_SIM_I1,
+   CG_SIM_D1, CG_SIM_L2, CG_SIM_LL (an L1's plru, random or lru only). */
+enum { CG_SIM_I1, CG_SIM_D1, CG_SIM_L2, CG_SIM_LL, CG_SIM_N_LEVELS };
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
-                 const CacheGeometry* LL, const CgPolicy* policies,
-                 Bool with_log);
+                 const CacheGeometry* L2, const CacheGeometry* LL,
+                 const CgPolicy* policies, Bool with_log);
 /* Whether D1 is LRU: its MRU line is then way 0 of the set (the data
    profile's simulator-side test, cg_cache_model_mru_hit). */
 Bool cg_sim_d1_is_lru(void);
@@ -63,7 +64,7 @@ VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
    `counted` times (*the collecting word, or 1 with the log: the
    simulator thread must not read that word, which shares a cache line
    with words the client's thread writes at every access); returns 0 for
-   a D1 hit, 1 for a D1 miss that hit LL, 2 for a miss in both. */
+   a D1 hit, 1 for a D1 miss that hit a level below, 2 for an LL miss. */
 UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first,
                           UWord counted);
 

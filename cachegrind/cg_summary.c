@@ -67,18 +67,51 @@ static void split_rate_line(const HChar* label, Double total, Double rd,
              w->total, total, w->first, rd, w->second, wr);
 }
 
+/* "<level> refs", "misses" and "miss rate" of a level every L1 miss
+   or, below a middle level, every L2 miss reaches: `miss` indexes its
+   counters, which follow each first counter by the same step. */
+static void print_unified_level(const HChar* refs_label,
+                                const HChar* misses_label,
+                                const HChar* rate_label, const ULong* t,
+                                const ULong* refs, const ULong* misses,
+                                const Widths* w)
+{
+   ULong ir = at_least_one(t[EV_IR]), dr = at_least_one(t[EV_DR]);
+   ULong dw = at_least_one(t[EV_DW]);
+
+   split_count_line(refs_label, refs[0] + refs[1] + refs[2],
+                    refs[0] + refs[1], refs[2], w);
+   split_count_line(misses_label, misses[0] + misses[1] + misses[2],
+                    misses[0] + misses[1], misses[2], w);
+   split_rate_line(rate_label,
+                   percent(misses[0] + misses[1] + misses[2],
+                           ir + at_least_one(t[EV_DR] + t[EV_DW])),
+                   percent(misses[0] + misses[1], ir + dr),
+                   percent(misses[2], dw), w);
+}
+
 static void print_cache_summary(const ULong* t, const Widths* w)
 {
    ULong ir = t[EV_IR], dr = t[EV_DR], dw = t[EV_DW];
    ULong d_refs = dr + dw;
    ULong d1_miss = t[EV_D1_READ_MISS] + t[EV_D1_WRITE_MISS];
+   ULong d2_miss = t[EV_D2_READ_MISS] + t[EV_D2_WRITE_MISS];
    ULong dll_miss = t[EV_LL_READ_MISS] + t[EV_LL_WRITE_MISS];
-   ULong ll_miss_rd = t[EV_LLI_MISS] + t[EV_LL_READ_MISS];
+   /* Per level, its fetch, read and write misses */
+   ULong l1[3] = { t[EV_I1_MISS], t[EV_D1_READ_MISS], t[EV_D1_WRITE_MISS] };
+   ULong l2[3] = { t[EV_I2_MISS], t[EV_D2_READ_MISS], t[EV_D2_WRITE_MISS] };
+   ULong ll[3] = { t[EV_LLI_MISS], t[EV_LL_READ_MISS], t[EV_LL_WRITE_MISS] };
+   Bool with_l2 = cg_output_event_selected(EV_I2_MISS);
 
    count_line("I1  misses:   ", t[EV_I1_MISS], w);
+   if (with_l2)
+      count_line("I2  misses:   ", t[EV_I2_MISS], w);
    count_line("LLi misses:   ", t[EV_LLI_MISS], w);
    VG_(umsg)("I1  miss rate: %*.2f%%\n", w->total,
              percent(t[EV_I1_MISS], at_least_one(ir)));
+   if (with_l2)
+      VG_(umsg)("I2  miss rate: %*.2f%%\n", w->total,
+                percent(t[EV_I2_MISS], at_least_one(ir)));
    VG_(umsg)("LLi miss rate: %*.2f%%\n", w->total,
              percent(t[EV_LLI_MISS], at_least_one(ir)));
    VG_(umsg)("\n");
@@ -86,28 +119,33 @@ static void print_cache_summary(const ULong* t, const Widths* w)
    split_count_line(CG_SUMMARY_LABEL_D_REFS, d_refs, dr, dw, w);
    split_count_line("D1  misses:   ", d1_miss, t[EV_D1_READ_MISS],
                     t[EV_D1_WRITE_MISS], w);
+   if (with_l2)
+      split_count_line("D2  misses:   ", d2_miss, t[EV_D2_READ_MISS],
+                       t[EV_D2_WRITE_MISS], w);
    split_count_line("LLd misses:   ", dll_miss, t[EV_LL_READ_MISS],
                     t[EV_LL_WRITE_MISS], w);
    split_rate_line("D1  miss rate: ",
                    percent(d1_miss, at_least_one(d_refs)),
                    percent(t[EV_D1_READ_MISS], at_least_one(dr)),
                    percent(t[EV_D1_WRITE_MISS], at_least_one(dw)), w);
+   if (with_l2)
+      split_rate_line("D2  miss rate: ",
+                      percent(d2_miss, at_least_one(d_refs)),
+                      percent(t[EV_D2_READ_MISS], at_least_one(dr)),
+                      percent(t[EV_D2_WRITE_MISS], at_least_one(dw)), w);
    split_rate_line("LLd miss rate: ",
                    percent(dll_miss, at_least_one(d_refs)),
                    percent(t[EV_LL_READ_MISS], at_least_one(dr)),
                    percent(t[EV_LL_WRITE_MISS], at_least_one(dw)), w);
    VG_(umsg)("\n");
 
-   split_count_line("LL refs:      ", t[EV_I1_MISS] + d1_miss,
-                    t[EV_I1_MISS] + t[EV_D1_READ_MISS],
-                    t[EV_D1_WRITE_MISS], w);
-   split_count_line("LL misses:    ", t[EV_LLI_MISS] + dll_miss,
-                    ll_miss_rd, t[EV_LL_WRITE_MISS], w);
-   split_rate_line("LL miss rate:  ",
-                   percent(t[EV_LLI_MISS] + dll_miss,
-                           at_least_one(ir) + at_least_one(d_refs)),
-                   percent(ll_miss_rd, at_least_one(ir) + at_least_one(dr)),
-                   percent(t[EV_LL_WRITE_MISS], at_least_one(dw)), w);
+   if (with_l2) {
+      print_unified_level("L2 refs:      ", "L2 misses:    ",
+                          "L2 miss rate:  ", t, l1, l2, w);
+      VG_(umsg)("\n");
+   }
+   print_unified_level("LL refs:      ", "LL misses:    ", "LL miss rate:  ",
+                       t, with_l2 ? l2 : l1, ll, w);
 }
 
 /* A run without conditional (or indirect) branches reports one: the

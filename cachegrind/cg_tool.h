@@ -53,7 +53,10 @@
 /*--- Events counted per cost centre                       ---*/
 /*------------------------------------------------------------*/
 
-/* The order is the order of the counters in the output file. */
+/* Cachegrind 3.19's events in its output order, then those of the
+   middle level (--L2), which the output puts between the L1's and LL's
+   (cg_event_output_order): appended, so that 3.19's keep their
+   indexes, and a miss's LL counter is still its L1 counter + 1. */
 typedef enum {
    EV_IR = 0,          /* instructions executed            (Ir)   */
    EV_I1_MISS,         /* I1 misses                        (I1mr) */
@@ -68,9 +71,14 @@ typedef enum {
    EV_BC_MISPRED,      /*                                  (Bcm)  */
    EV_BI,              /* indirect branches executed       (Bi)   */
    EV_BI_MISPRED,      /*                                  (Bim)  */
+   EV_I2_MISS,         /* L2 misses caused by fetches      (I2mr) */
+   EV_D2_READ_MISS,    /*                                  (D2mr) */
+   EV_D2_WRITE_MISS,   /*                                  (D2mw) */
    CG_N_EVENTS
 } CgEvent;
 
 extern const HChar* const cg_event_names[CG_N_EVENTS];
+/* Every event, in the order of the file's columns (cg_output.c) */
+extern const CgEvent cg_event_output_order[CG_N_EVENTS];
 
 #endif /* CG_TOOL_H */

@@ -47,7 +47,6 @@ my @bad = (
 # Accepted values the checks must not reject.
 my @good = (
     '--I1=32768,8,4096',             # one set, large line
-    '--L2=262144,8,64',              # the old name of --LL
     '--I1=32768,8,64 --D1=24576,6,64 --LL=3145728,12,64',  # non-power-of-two sizes
     '--cache-sim=no --branch-sim=no',
 );

@@ -60,6 +60,25 @@ my @POLICIES = (['--LL-policy=plru'], ['--LL-policy=srrip'],
                 ['--D1-policy=plru', '--LL-policy=srrip', '--interval-size=100k']);
 my @POLICY_GEOMETRIES = (0, 1);
 
+# A middle level (--L2, manual 5.8), each setting with all its options:
+# a usual machine's; 32-byte L1 lines over a 64-byte L2 line over a
+# 128-byte LL line; policies for L2 and the others; one without the log
+# (--interval-size) and one with the data profile, which take other
+# paths to the same model.
+my @L1_SMALL = ('--I1=1024,2,32', '--D1=2048,4,32');
+my @L2_RUNS = (
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64'],
+    [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,128'],
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
+     '--L2-policy=plru', '--LL-policy=srrip'],
+    [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,128', '--L2-policy=brrip',
+     '--seed=5', '--D1-policy=plru'],
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
+     '--L2-policy=random', '--seed=9', '--interval-size=100k'],
+    [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,128', '--L2-policy=srrip',
+     '--data-profile=yes'],
+);
+
 my @cases;
 for my $name (qw(matrix_walk-O2 pointer_chase-O0 straddle_loop-O2 strings-O2
                  unaligned-O0 simd-O2 x87-O0 atomics-O2 recursion-O2 indirect-O2)) {
@@ -82,6 +101,7 @@ my $worker = sub {
             $r{policy}[$p][$g] = run_ours([@{ $GEOMETRIES[$g] }, @{ $POLICIES[$p] }], $c->{cmd});
         }
     }
+    $r{l2}[$_] = run_ours($L2_RUNS[$_], $c->{cmd}) for 0 .. $#L2_RUNS;
     return \%r;
 };
 
@@ -129,6 +149,12 @@ my $n = run_cases(\@cases, sub {
             ok(defined $model && $model ne '', "@opts: the reference model ran") or next;
             is(summary_of($r->{policy}[$p][$gi]), $model, "@opts: ours are the model's");
         }
+    }
+    for my $i (0 .. $#L2_RUNS) {
+        my @opts = @{ $L2_RUNS[$i] };
+        my $model = model_totals($r->{trace}{stderr}, [grep { !/^--(interval-size|data-profile)/ } @opts]);
+        ok(defined $model && $model ne '', "@opts: the reference model ran") or next;
+        is(summary_of($r->{l2}[$i]), $model, "@opts: ours are the model's");
     }
 }, $worker);
 
@@ -194,7 +220,10 @@ for my $bad (['--LL-policy=lfu', 'the policy is one of'],
               '--LL=196608,12,64'],
              ['--seed=x', 'the seed is a decimal number'],
              ['--D1-policy=srrip', 'an L1 takes lru, plru or random'],
-             ['--I1-policy=brrip', 'an L1 takes lru, plru or random']) {
+             ['--I1-policy=brrip', 'an L1 takes lru, plru or random'],
+             ['--L2-policy=lfu', 'the policy is one of', '--L2=262144,8,64'],
+             ['--L2-policy=plru', 'plru needs a power-of-two associativity',
+              '--L2=196608,12,64']) {
     my ($opt, $text, @more) = @$bad;
     my ($name) = split /=/, $opt;
     my $o = run_ours([@more, $opt], ['/bin/true']);

@@ -22,18 +22,21 @@
      the model keeps them in 8 bits.
    - A fetch looks up I1, a data access D1; on an L1 miss the same
      access looks up LL.  A modify is one access, counted as a read.
+   - With --L2 (manual.md 5.8), an L1 miss looks up L2 instead, and an
+     L2 miss the same access in LL.
 
    Output (stdout): one line, "Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw"
-   as numbers separated by spaces.
+   as numbers separated by spaces; with --L2, "Ir I1mr I2mr ILmr Dr D1mr
+   D2mr DLmr Dw D1mw D2mw DLmw".
 
    With --LL-policy=plru|srrip|brrip|random, --I1-policy and
    --D1-policy (and --seed=<n>), a level follows that policy as
    manual.md 5.7 states it: it starts empty; a miss fills the
    lowest-numbered empty way, else the policy's victim.
 
-   Usage: cgref --I1=<size>,<assoc>,<line> --D1=... --LL=...
-                [--I1-policy=<p>] [--D1-policy=<p>] [--LL-policy=<p>]
-                [--seed=<n>] < trace */
+   Usage: cgref --I1=<size>,<assoc>,<line> --D1=... --LL=... [--L2=...]
+                [--I1-policy=<p>] [--D1-policy=<p>] [--L2-policy=<p>]
+                [--LL-policy=<p>] [--seed=<n>] < trace */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -229,13 +232,15 @@ static void set_policy(Level* l, const char* name, uint64_t seed)
 
 int main(int argc, char** argv)
 {
-   Level i1, d1, ll;
-   int have[3] = { 0, 0, 0 };
+   Level i1, d1, l2, ll;
+   int have[3] = { 0, 0, 0 }, have_l2 = 0;
    const char* ll_policy = "lru";
+   const char* l2_policy = "lru";
    const char* i1_policy = "lru";
    const char* d1_policy = "lru";
    uint64_t seed = 1;
-   uint64_t count[9] = { 0 };
+   /* Per kind (fetch, read, write): accesses, L1, L2 and LL misses */
+   uint64_t count[3][4] = { { 0 } };
    char buf[256];
    int a;
 
@@ -249,6 +254,11 @@ int main(int argc, char** argv)
       } else if (strncmp(argv[a], "--LL=", 5) == 0) {
          level_init(&ll, argv[a] + 5, argv[a]);
          have[2] = 1;
+      } else if (strncmp(argv[a], "--L2=", 5) == 0) {
+         level_init(&l2, argv[a] + 5, argv[a]);
+         have_l2 = 1;
+      } else if (strncmp(argv[a], "--L2-policy=", 12) == 0) {
+         l2_policy = argv[a] + 12;
       } else if (strncmp(argv[a], "--LL-policy=", 12) == 0) {
          ll_policy = argv[a] + 12;
       } else if (strncmp(argv[a], "--I1-policy=", 12) == 0) {
@@ -265,6 +275,9 @@ int main(int argc, char** argv)
       die("--I1, --D1 and --LL are all needed", "");
    i1.policy = d1.policy = LRU;
    ll.policy = LRU;
+   l2.policy = LRU;
+   if (have_l2 && strcmp(l2_policy, "lru") != 0)
+      set_policy(&l2, l2_policy, seed);
    /* Each level its own generator, seeded alike */
    if (strcmp(ll_policy, "lru") != 0)
       set_policy(&ll, ll_policy, seed);
@@ -276,7 +289,7 @@ int main(int argc, char** argv)
    while (fgets(buf, sizeof buf, stdin) != NULL) {
       char kind;
       unsigned long long addr, size;
-      int base;   /* index of the access's first count */
+      int kind_index;
       Level* l1;
 
       if (buf[0] == 'I' && buf[1] == ' ')
@@ -289,17 +302,26 @@ int main(int argc, char** argv)
       if (sscanf(buf + 2, " %llx,%llu", &addr, &size) != 2)
          continue;
       size %= 256;
-      base = kind == 'I' ? 0 : kind == 'S' ? 6 : 3;
+      kind_index = kind == 'I' ? 0 : kind == 'S' ? 2 : 1;
       l1 = kind == 'I' ? &i1 : &d1;
-      count[base]++;
-      if (access_level(l1, addr, size)) {
-         count[base + 1]++;
-         if (access_level(&ll, addr, size))
-            count[base + 2]++;
+      count[kind_index][0]++;
+      if (!access_level(l1, addr, size))
+         continue;
+      count[kind_index][1]++;
+      if (have_l2) {
+         if (!access_level(&l2, addr, size))
+            continue;
+         count[kind_index][2]++;
       }
+      if (access_level(&ll, addr, size))
+         count[kind_index][3]++;
    }
-   for (a = 0; a < 9; a++)
-      printf("%s%" PRIu64, a == 0 ? "" : " ", count[a]);
+   for (a = 0; a < 3; a++) {
+      int c;
+      for (c = 0; c < 4; c++)
+         if (c != 2 || have_l2)
+            printf("%s%" PRIu64, a == 0 && c == 0 ? "" : " ", count[a][c]);
+   }
    printf("\n");
    return 0;
 }
