@@ -209,3 +209,58 @@ Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block)
    }
    return True;
 }
+
+/*------------------------------------------------------------*/
+/*--- Victims and invalidation (--LL-inclusion)            ---*/
+/*------------------------------------------------------------*/
+
+/* These serve the inclusion modes (cg_inclusion.c), which need to know
+   what a fill evicted and to remove lines: plain loops over the ways,
+   on full-width tags, as those modes are options for modelling and
+   keep the default lookup above untouched. */
+
+void cg_cache_level_start_empty(CacheLevel* level)
+{
+   SizeT n_tags = (level->set_mask + 1) * (SizeT)level->assoc;
+   SizeT i;
+
+   cg_cache_level_use_full_tags(level);
+   for (i = 0; i < n_tags; i++)
+      level->tags[i] = CG_NO_BLOCK;
+}
+
+Bool cg_cache_block_lookup(CacheLevel* level, UWord block, UWord* victim)
+{
+   UWord* set = level->tags + (block & level->set_mask) * level->assoc;
+   Int way, found = level->assoc - 1;
+   Bool missed = True;
+
+   for (way = 0; way < level->assoc; way++)
+      if (set[way] == block) {
+         found = way;
+         missed = False;
+         break;
+      }
+   *victim = missed ? set[found] : CG_NO_BLOCK;
+   for (way = found; way > 0; way--)
+      set[way] = set[way - 1];
+   set[0] = block;
+   return missed;
+}
+
+Bool cg_cache_block_invalidate(CacheLevel* level, UWord block)
+{
+   UWord* set = level->tags + (block & level->set_mask) * level->assoc;
+   Int way, last = level->assoc - 1;
+
+   for (way = 0; way <= last; way++)
+      if (set[way] == block)
+         break;
+   if (way > last)
+      return False;
+   /* The ways below move up: the order of the rest is kept */
+   for (; way < last; way++)
+      set[way] = set[way + 1];
+   set[last] = CG_NO_BLOCK;
+   return True;
+}

@@ -191,6 +191,20 @@ static inline Bool cg_cache_ref_missed(CacheLevel* level, Addr addr,
    return True; /* not reached */
 }
 
+/* For the inclusion modes (cg_inclusion.c), on a level of full-width
+   tags.  CG_NO_BLOCK is no block number (those are below 2^60): the tag
+   of an empty way, and the mirror value of a set compiled code must not
+   skip. */
+#define CG_NO_BLOCK (~(UWord)0 >> 1)
+/* Every way empty (and full-width tags): the modes start so. */
+void cg_cache_level_start_empty(CacheLevel* level);
+/* As cg_cache_block_missed, and on a miss the block that made room
+   (CG_NO_BLOCK: an empty way); the mirror is the caller's. */
+Bool cg_cache_block_lookup(CacheLevel* level, UWord block, UWord* victim);
+/* Removes the block if present (the ways below it move up, an empty
+   way goes last); True if it was. */
+Bool cg_cache_block_invalidate(CacheLevel* level, UWord block);
+
 #if defined(VGA_amd64)
 /* The same look-up with AVX2 for the usual L1 shapes (8, 12 or 16 ways
    of full tags), for the simulator's AVX2 copy of its loop (cg_sim.c).

@@ -51,6 +51,7 @@
 #include "cg_options.h"
 #include "cg_sim.h"
 #include "cg_tier.h"
+#include "cg_trace.h"
 
 #define MAX_GROUP_EVENTS 32
 
@@ -325,7 +326,10 @@ static IRExpr* fetch_not_mru(Delivery* d, const CacheLevel* i1, UWord first,
 static Bool fetch_is_known_hit(UWord first, UWord last, Bool have_prev,
                                UWord prev_last)
 {
-   return first == last && have_prev && first == prev_last;
+   /* Not where a line can leave I1 between two fetches
+      (--LL-inclusion=inclusive: a data access's LL eviction) */
+   return first == last && have_prev && first == prev_last
+          && !cg_sim_l1_lines_may_vanish();
 }
 
 /* How many fetch calls deliver_fetch will emit for a superblock, so
@@ -370,7 +374,8 @@ static InstrInfo* fetch_site(Delivery* d, const Event* ev, UWord* first,
 
    *first = ii->addr >> i1->line_bits;
    *last  = (ii->addr + ii->len - 1) >> i1->line_bits;
-   *first_known_mru = d->have_last_fetch && *first == d->last_fetch_block;
+   *first_known_mru = d->have_last_fetch && *first == d->last_fetch_block
+                      && !cg_sim_l1_lines_may_vanish();
    if (!cg_clo.cache_sim
        || fetch_is_known_hit(*first, *last, d->have_last_fetch,
                              d->last_fetch_block))
@@ -839,6 +844,41 @@ static void start_batch(Delivery* d, OpBatch* batch, EventGroup* group)
    batch->group = group;
 }
 
+/* --trace-out-file: each access of the run, in order, before the run's
+   own instrumentation (which does not change). */
+static void trace_events(Delivery* d, const Event* events, Int n)
+{
+   Int i;
+
+   for (i = 0; i < n; i++) {
+      const Event* ev = &events[i];
+      UWord kind;
+      IRExpr* addr;
+      UWord size;
+
+      switch (ev->kind) {
+      case EVT_FETCH:
+         kind = CG_TRACE_FETCH;
+         addr = word_const(d, ev->instr->addr);
+         size = ev->instr->len;
+         break;
+      case EVT_READ:   kind = CG_TRACE_READ;   break;
+      case EVT_WRITE:  kind = CG_TRACE_WRITE;  break;
+      case EVT_MODIFY: kind = CG_TRACE_MODIFY; break;
+      default:
+         continue;
+      }
+      if (kind != CG_TRACE_FETCH) {
+         addr = ev->addr;
+         size = (UWord)ev->size;
+      }
+      CALL(d, cg_trace_access,
+           mkIRExprVec_3(mkIRExpr_HWord((HWord)(kind << 16 | size)), addr,
+                         mkIRExpr_HWord((HWord)ev->instr->cc->index)),
+           NULL);
+   }
+}
+
 void cg_deliver_events(Delivery* d, const Event* events, Int n)
 {
    OpBatch batch;
@@ -848,6 +888,8 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
 
    if (n == 0)
       return;
+   if (cg_trace_enabled())
+      trace_events(d, events, n);
    group = register_group(d, events, n);
    start_batch(d, &batch, group);
    as_ops = d->cold || batch.checker;
@@ -897,6 +939,13 @@ void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
 {
    IRExpr** args;
 
+   if (cg_trace_enabled())
+      CALL(d, cg_trace_access,
+           mkIRExprVec_3(mkIRExpr_HWord((HWord)((is_write ? CG_TRACE_WRITE
+                                                 : CG_TRACE_READ) << 16
+                                                | (UWord)size)),
+                         addr, mkIRExpr_HWord(0)),
+           guard);
    if (cg_data_enabled()) {
       DataSite* site = data_site(d, instr, size, is_write);
       CALL(d, cg_data_access_counted, mkIRExprVec_2(ptr_const(site), addr),

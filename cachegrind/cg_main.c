@@ -40,8 +40,10 @@
 #include "cg_output.h"
 #include "cg_sim.h"
 #include "cg_policy.h"
+#include "cg_inclusion.h"
 #include "cg_summary.h"
 #include "cg_tier.h"
+#include "cg_trace.h"
 #include "cg_tool.h"
 #include "cg_vgcompat.h"
 
@@ -120,11 +122,36 @@ static CgPolicy checked_policy(const HChar* option, const HChar* name,
    return policy;
 }
 
+/* --LL-inclusion as given, checked against the levels; a bad one ends
+   the run with the option named. */
+static CgInclusion checked_inclusion(void)
+{
+   CgInclusion mode;
+   Int feeder_line = sim_L2 != NULL ? sim_L2->line_size : sim_D1.line_size;
+
+   if (!cg_inclusion_from_name(cg_clo.LL_inclusion, &mode)) {
+      VG_(umsg)("Bad option: --LL-inclusion=%s: the mode is one of nine, "
+                "inclusive, exclusive\n", cg_clo.LL_inclusion);
+      VG_(exit)(1);
+   }
+   if (mode == CG_INCLUSION_EXCLUSIVE
+       && (sim_LL.line_size != feeder_line
+           || (sim_L2 == NULL && sim_I1.line_size != feeder_line))) {
+      VG_(umsg)("Bad option: --LL-inclusion=exclusive: LL's line size (%d) "
+                "must be that of the level%s above it (%s)\n",
+                sim_LL.line_size, sim_L2 != NULL ? "" : "s",
+                sim_L2 != NULL ? "L2" : "I1 and D1");
+      VG_(exit)(1);
+   }
+   return mode;
+}
+
 static void cg_post_clo_init(void)
 {
    Int min_line, widest;
    Bool log_mode, configured;
    CgPolicy policies[CG_SIM_N_LEVELS];
+   CgInclusion inclusion;
 
    if (cg_clo.data_profile && !cg_clo.cache_sim) {
       VG_(umsg)("Bad option: --data-profile=yes needs --cache-sim=yes (it "
@@ -156,6 +183,7 @@ static void cg_post_clo_init(void)
 
    cg_file_init();
    cg_output_expect_file();
+   cg_trace_init();
    cg_control_init();
    cg_intervals_init();
    cg_bbv_init();
@@ -176,8 +204,12 @@ static void cg_post_clo_init(void)
                                           sim_L2, False);
    policies[CG_SIM_LL] = checked_policy("--LL-policy", cg_clo.LL_policy,
                                         &sim_LL, False);
-   log_mode = access_log_applies();
-   cg_sim_init(&sim_I1, &sim_D1, sim_L2, &sim_LL, policies, log_mode);
+   inclusion = cg_clo.cache_sim ? checked_inclusion() : CG_INCLUSION_NINE;
+   /* inclusive removes lines from the L1s, which compiled code's MRU
+      filter cannot see in time: the model keeps the mirrors */
+   log_mode = access_log_applies() && inclusion != CG_INCLUSION_INCLUSIVE;
+   cg_sim_init(&sim_I1, &sim_D1, sim_L2, &sim_LL, policies, inclusion,
+               log_mode);
    /* After the simulator: it reads D1's mirror */
    cg_data_init(log_mode);
    if (cg_data_enabled())
@@ -215,6 +247,7 @@ static void cg_fini(Int exit_code)
    cg_bbv_fini();
    cg_costs_fold_all();
    cg_output_write(&sim_I1, &sim_D1, sim_L2, &sim_LL, &result);
+   cg_trace_fini();
    cg_data_file_write();
    cg_summary_print(&result);
    cg_summary_print_stats(&result);

@@ -43,6 +43,7 @@ void cg_options_set_defaults(void)
    cg_clo.L2_policy = "lru";
    cg_clo.LL_policy = "lru";
    cg_clo.seed = 1;
+   cg_clo.LL_inclusion = "nine";
 }
 
 /* A positive instruction count, with an optional k, M or G suffix
@@ -184,6 +185,8 @@ Bool cg_options_process(const HChar* arg)
    else if VG_STR_CLO(arg, "--I1-policy", cg_clo.I1_policy) {}
    else if VG_STR_CLO(arg, "--D1-policy", cg_clo.D1_policy) {}
    else if VG_STR_CLO(arg, "--L2-policy", cg_clo.L2_policy) {}
+   else if VG_STR_CLO(arg, "--LL-inclusion", cg_clo.LL_inclusion) {}
+   else if VG_STR_CLO(arg, "--trace-out-file", cg_clo.trace_out_file) {}
    else if VG_STR_CLO(arg, "--LL-policy", cg_clo.LL_policy) {}
    else if VG_STR_CLO(arg, "--seed", value) {
       HChar* end;
@@ -213,6 +216,9 @@ void cg_options_print_usage(void)
 "    --I1-policy=lru|plru|random      I1's [lru]\n"
 "    --D1-policy=lru|plru|random      D1's [lru]\n"
 "    --L2-policy=lru|plru|srrip|brrip|random  L2's [lru]\n"
+"    --LL-inclusion=nine|inclusive|exclusive\n"
+"                                     LL against the levels above it (manual\n"
+"                                     5.9); nine is Cachegrind 3.19's [nine]\n"
 "    --seed=<n>                       seed of brrip's and random's generator:\n"
 "                                     the same counts on every run [1]\n"
 "\n"
@@ -285,6 +291,11 @@ void cg_options_print_debug_usage(void)
 "                                     up 8-, 12- and 16-way L1 sets with AVX2\n"
 "                                     vector instructions where the host has\n"
 "                                     them (same counts) [yes]\n"
+"    --trace-out-file=<file>          write every simulated access, in the\n"
+"                                     simulation's order, to <file> (%%p: pid),\n"
+"                                     in Lackey's --trace-mem format with cost\n"
+"                                     centres, for the tests' reference model\n"
+"                                     (slow; same counts) [none]\n"
 "    --vex-checks=no|yes              VEX sanity-checks each block's IR, and\n"
 "                                     cleans it up after instrumentation, as\n"
 "                                     for other tools (slower translation;\n"

@@ -59,6 +59,9 @@ typedef struct {
    const HChar*  L2_policy;
    const HChar*  LL_policy;
    ULong         seed;             /* the random policies' generator */
+   const HChar*  LL_inclusion;     /* as given (cg_main.c checks it) */
+   const HChar*  trace_out_file;   /* the access trace (debug option;
+                                     cg_trace.c); NULL = none */
 } CgOptions;
 
 extern CgOptions cg_clo;

@@ -12,6 +12,7 @@
      desc: LL cache:         ...   (built against 3.21 or later: only
                                      with --cache-sim=yes)
      desc: <I1|D1|L2|LL> policy:        <policy>[, seed <n>]  (not lru)
+     desc: LL inclusion:     <inclusive|exclusive>   (not with nine)
      cmd: <program> <arg>...
      events: <event names>
      fl=<file>      when the file changes
@@ -229,6 +230,11 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
       if (L2 != NULL)
          write_policy(out, "L2", cg_clo.L2_policy);
       write_policy(out, "LL", cg_clo.LL_policy);
+      if (VG_(strcmp)(cg_clo.LL_inclusion, "nine") != 0) {
+         cg_file_put_str(out, "desc: LL inclusion:     ");
+         cg_file_put_str(out, cg_clo.LL_inclusion);
+         cg_file_put_str(out, "\n");
+      }
    }
    write_cmd(out);
    write_events(out);

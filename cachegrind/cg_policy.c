@@ -119,7 +119,9 @@ static Int rrip_victim(UChar* state, Int assoc)
    }
 }
 
-static Bool block_missed(PolicyLevel* p, UWord block)
+/* A look-up of one block; on a miss, `*victim` is the block it evicted
+   (CG_NO_BLOCK if it took an empty way). */
+static Bool block_lookup(PolicyLevel* p, UWord block, UWord* victim_block)
 {
    CacheLevel* level = p->level;
    Int assoc = level->assoc;
@@ -143,6 +145,7 @@ static Bool block_missed(PolicyLevel* p, UWord block)
          state[way] = WAY_VALID;   /* re-reference value 0 */
       return False;
    }
+   *victim_block = CG_NO_BLOCK;
    if (victim < 0) {
       switch (p->policy) {
       case CG_POLICY_PLRU:
@@ -156,6 +159,7 @@ static Bool block_missed(PolicyLevel* p, UWord block)
          victim = (Int)(draw(p) % (ULong)assoc);
          break;
       }
+      *victim_block = tags[victim];
    }
    tags[victim] = block;
    switch (p->policy) {
@@ -175,6 +179,33 @@ static Bool block_missed(PolicyLevel* p, UWord block)
       break;
    }
    return True;
+}
+
+Bool cg_policy_block_lookup(PolicyLevel* p, UWord block, UWord* victim)
+{
+   return block_lookup(p, block, victim);
+}
+
+Bool cg_policy_block_invalidate(PolicyLevel* p, UWord block)
+{
+   CacheLevel* level = p->level;
+   Int assoc = level->assoc, way;
+   UWord set_index = block & level->set_mask;
+   UWord* tags = level->tags + set_index * assoc;
+   UChar* state = p->way_state + set_index * assoc;
+
+   for (way = 0; way < assoc; way++)
+      if ((state[way] & WAY_VALID) && tags[way] == block) {
+         state[way] = 0;            /* plru's bits stay as they are */
+         return True;
+      }
+   return False;
+}
+
+static Bool block_missed(PolicyLevel* p, UWord block)
+{
+   UWord victim;
+   return block_lookup(p, block, &victim);
 }
 
 Bool cg_policy_ref_missed(PolicyLevel* p, Addr addr, UChar size)

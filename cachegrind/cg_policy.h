@@ -60,4 +60,10 @@ void cg_policy_init(PolicyLevel* p, CacheLevel* level, CgPolicy policy,
    two; True if either missed. */
 Bool cg_policy_ref_missed(PolicyLevel* p, Addr addr, UChar size);
 
+/* For the inclusion modes (cg_inclusion.c): one block looked up, and on
+   a miss the block evicted (CG_NO_BLOCK: an empty way); and a block
+   removed (its way becomes empty), True if it was there. */
+Bool cg_policy_block_lookup(PolicyLevel* p, UWord block, UWord* victim);
+Bool cg_policy_block_invalidate(PolicyLevel* p, UWord block);
+
 #endif /* CG_POLICY_H */

@@ -23,6 +23,7 @@
 #include "cg_sim.h"
 #include "cg_policy.h"
 #include "cg_cache.h"
+#include "cg_inclusion.h"
 #include "cg_control.h"
 #include "cg_log_entry.h"
 #include "cg_options.h"
@@ -37,7 +38,11 @@ static const UWord* collecting;
 
 /* Replacement policies other than LRU (--LL-policy, --I1-policy,
    --D1-policy; cg_policy.c) */
-static Bool ll_has_policy, l1_has_policy, l2_has_policy;
+static Bool ll_has_policy, l2_has_policy;
+/* An access takes special_access's path, not the inline L1 look-up: an
+   L1 under a policy, or --LL-inclusion other than nine */
+static Bool l1_special;
+static CgInclusion inclusion;
 static PolicyLevel ll_policy, i1_policy, d1_policy, l2_policy;
 static Bool i1_has_policy, d1_has_policy;
 
@@ -60,7 +65,8 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* i1,
 
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                  const CacheGeometry* l2, const CacheGeometry* ll,
-                 const CgPolicy* policies, Bool with_log)
+                 const CgPolicy* policies, CgInclusion inclusion_mode,
+                 Bool with_log)
 {
    /* With the log, LL is simulated in another thread, which must never
       allocate: its tags are narrow only if no logged (56-bit) address
@@ -93,11 +99,20 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
    }
    if (policies[CG_SIM_I1] != CG_POLICY_LRU) {
       cg_policy_init(&i1_policy, &I1, policies[CG_SIM_I1], cg_clo.seed);
-      i1_has_policy = l1_has_policy = True;
+      i1_has_policy = l1_special = True;
    }
    if (policies[CG_SIM_D1] != CG_POLICY_LRU) {
       cg_policy_init(&d1_policy, &D1, policies[CG_SIM_D1], cg_clo.seed);
-      d1_has_policy = l1_has_policy = True;
+      d1_has_policy = l1_special = True;
+   }
+   inclusion = inclusion_mode;
+   if (inclusion != CG_INCLUSION_NINE) {
+      CgSimLevel si1 = { &I1, i1_has_policy ? &i1_policy : NULL };
+      CgSimLevel sd1 = { &D1, d1_has_policy ? &d1_policy : NULL };
+      CgSimLevel sl2 = { &L2, l2_has_policy ? &l2_policy : NULL };
+      CgSimLevel sll = { &LL, ll_has_policy ? &ll_policy : NULL };
+      cg_inclusion_init(inclusion, si1, sd1, has_l2 ? &sl2 : NULL, sll);
+      l1_special = True;
    }
 #if defined(VGA_amd64)
    {
@@ -105,7 +120,7 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
       VexArchInfo info;
       VG_(machine_get_VexArchInfo)(&arch, &info);
       /* The vector look-ups are LRU's */
-      use_avx2 = cg_clo.sim_vector && !l1_has_policy
+      use_avx2 = cg_clo.sim_vector && !l1_special
                  && (info.hwcaps & VEX_HWCAPS_AMD64_AVX2) != 0;
    }
 #endif
@@ -113,7 +128,15 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
 
 const CacheLevel* cg_sim_i1(void) { return &I1; }
 const CacheLevel* cg_sim_d1(void) { return &D1; }
-Bool cg_sim_d1_is_lru(void)       { return !d1_has_policy; }
+Bool cg_sim_l1_lines_may_vanish(void)
+{
+   return inclusion == CG_INCLUSION_INCLUSIVE;
+}
+
+Bool cg_sim_d1_is_lru(void)
+{
+   return !d1_has_policy && inclusion == CG_INCLUSION_NINE;
+}
 
 /* The helpers count misses only: how often each event happened comes
    from the execution counters of compiled code (cg_deliver.c), and
@@ -134,15 +157,10 @@ UWord below_l1_through_l2(CostCentre* cc, Addr addr, UWord size,
                           UWord first, UWord counted)
 {
    /* The L2 miss counter of each `first` */
-   static const UChar l2_miss_of[EV_DW + 1] = {
-      [EV_IR] = EV_I2_MISS, [EV_DR] = EV_D2_READ_MISS,
-      [EV_DW] = EV_D2_WRITE_MISS
-   };
-
    if (!(l2_has_policy ? cg_policy_ref_missed(&l2_policy, addr, (UChar)size)
                        : cg_cache_ref_missed(&L2, addr, (UChar)size)))
       return 1;
-   cc->count[l2_miss_of[first]] += counted;
+   cc->count[cg_l2_miss_event(first)] += counted;
    if (ll_ref_missed(addr, size)) {
       cc->count[first + 2] += counted;
       return 2;
@@ -174,8 +192,7 @@ UWord below_l1(CostCentre* cc, Addr addr, UWord size, UWord first,
    plru and random are allowed there, under which an access to the set's
    last-accessed line changes nothing.  The mirror is the model's to
    write only without the log, as cg_cache_block_missed does. */
-static __attribute__((noinline))
-Bool policy_l1_ref_missed(CacheLevel* l1, Addr addr, UWord size)
+static Bool policy_l1_ref_missed(CacheLevel* l1, Addr addr, UWord size)
 {
    PolicyLevel* p = l1 == &I1 ? (i1_has_policy ? &i1_policy : NULL)
                               : (d1_has_policy ? &d1_policy : NULL);
@@ -193,19 +210,29 @@ Bool policy_l1_ref_missed(CacheLevel* l1, Addr addr, UWord size)
    return missed;
 }
 
-static inline Bool l1_ref_missed(CacheLevel* l1, Addr addr, UWord size)
+/* An access when l1_special: out of line, so that the default path
+   keeps only the test of that flag. */
+static __attribute__((noinline))
+UWord special_access(CacheLevel* l1, CostCentre* cc, Addr addr, UWord size,
+                     UWord first, UWord counted)
 {
-   if (UNLIKELY(l1_has_policy))
-      return policy_l1_ref_missed(l1, addr, size);
-   return cg_cache_ref_missed(l1, addr, (UChar)size);
+   if (inclusion != CG_INCLUSION_NINE)
+      return cg_inclusion_access(l1, cc, addr, size, first, counted);
+   if (!policy_l1_ref_missed(l1, addr, size))
+      return 0;
+   return below_l1(cc, addr, size, first, counted);
 }
 
-/* One access through `l1` and, if it misses there, the levels below. */
-static inline void simulate(CacheLevel* l1, CostCentre* cc, Addr addr,
-                            UWord size, UWord first, UWord counted)
+/* One access through `l1` and, if it misses there, the levels below;
+   0, 1 or 2 as below_l1 says (0: an L1 hit). */
+static inline UWord simulate(CacheLevel* l1, CostCentre* cc, Addr addr,
+                             UWord size, UWord first, UWord counted)
 {
-   if (l1_ref_missed(l1, addr, size))
-      below_l1(cc, addr, size, first, counted);
+   if (UNLIKELY(l1_special))
+      return special_access(l1, cc, addr, size, first, counted);
+   if (cg_cache_ref_missed(l1, addr, (UChar)size))
+      return below_l1(cc, addr, size, first, counted);
+   return 0;
 }
 
 VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii)
@@ -274,9 +301,7 @@ UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first,
    if (use_avx2)
       return data_outcome_avx2(cc, addr, size, first, counted);
 #endif
-   if (!l1_ref_missed(&D1, addr, size))
-      return 0;
-   return below_l1(cc, addr, size, first, counted);
+   return simulate(&D1, cc, addr, size, first, counted);
 }
 
 VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,

@@ -15,6 +15,7 @@
 #include "cg_config.h"
 #include "cg_costs.h"
 #include "cg_policy.h"
+#include "cg_inclusion.h"
 
 /* Whether the L1s' MRU mirrors fit the tool's static data, where the
    group checkers (cg_checkers.c) reach them with 32-bit addresses. */
@@ -27,9 +28,15 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* I1,
    `policies`: each level's replacement policy, indexed by CG_SIM_I1,
    CG_SIM_D1, CG_SIM_L2, CG_SIM_LL (an L1's plru, random or lru only). */
 enum { CG_SIM_I1, CG_SIM_D1, CG_SIM_L2, CG_SIM_LL, CG_SIM_N_LEVELS };
+/* `inclusion`: --LL-inclusion (cg_inclusion.c for other than nine). */
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
                  const CacheGeometry* L2, const CacheGeometry* LL,
-                 const CgPolicy* policies, Bool with_log);
+                 const CgPolicy* policies, CgInclusion inclusion,
+                 Bool with_log);
+/* Whether a line can leave an L1 other than by that L1's own fill
+   (--LL-inclusion=inclusive): then no fetch is a known hit because the
+   previous one touched its line (cg_deliver.c). */
+Bool cg_sim_l1_lines_may_vanish(void);
 /* Whether D1 is LRU: its MRU line is then way 0 of the set (the data
    profile's simulator-side test, cg_cache_model_mru_hit). */
 Bool cg_sim_d1_is_lru(void);

@@ -6,6 +6,10 @@
      cg_config.c      cache geometry: host detection, adjustment, checks
      cg_cache.c       one generic LRU cache level (I1, D1 and LL instances)
      cg_policy.c      other replacement policies (--LL-policy, ...)
+     cg_inclusion.c   the hierarchy under --LL-inclusion=inclusive or
+                      exclusive: victims, removals
+     cg_trace.c       --trace-out-file: every simulated access, for the
+                      tests' reference model
      cg_sim.c         the cache hierarchy, and the helpers that feed it
      cg_branch.c      conditional and indirect branch predictors
      cg_costs.c       cost centres, debug-info lookups, per-block tables
@@ -76,6 +80,14 @@ typedef enum {
    EV_D2_WRITE_MISS,   /*                                  (D2mw) */
    CG_N_EVENTS
 } CgEvent;
+
+/* The L2 miss counter of an access whose first counter is `first`
+   (EV_IR, EV_DR or EV_DW) */
+static inline UInt cg_l2_miss_event(UWord first)
+{
+   return first == EV_IR ? EV_I2_MISS
+          : first == EV_DR ? EV_D2_READ_MISS : EV_D2_WRITE_MISS;
+}
 
 extern const HChar* const cg_event_names[CG_N_EVENTS];
 /* Every event, in the order of the file's columns (cg_output.c) */

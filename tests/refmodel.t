@@ -1,20 +1,23 @@
 #!/usr/bin/perl
 # refmodel.t -- the tests' reference cache model, tests/refmodel/cgref.c:
-# a plain simulator of its own (no code of the tool's), driven by the
-# address trace Valgrind's Lackey records (--trace-mem=yes) of a program.
-# It is checked itself, and the tool with it: on the tests/progs
-# programs (straddling fetches, x87 and vector sizes, string
-# instructions, atomics, unaligned accesses) and on several cache
-# geometries, its totals must equal the system Cachegrind's summary, and
-# ours must too.  Then it is the oracle where the system Cachegrind has
-# none: with each of --LL-policy=plru, srrip, brrip and random, and
-# --I1-policy/--D1-policy=plru and random (manual 5.7), ours must give
-# its totals, seeds included, with and without the access log.  The runs of a program
-# start alike (run_valgrind: same environment, no address
-# randomisation), so they see the same addresses.  Also: a cyclic scan
-# that defeats LRU and not BRRIP (refmodel/cyclic.c, known by
-# construction), and bad values of the policy options end the run with
-# the option named.
+# a plain simulator of its own (no code of the tool's), driven by an
+# address trace.  It is checked itself: on the tests/progs programs
+# (straddling fetches, x87 and vector sizes, string instructions,
+# atomics, unaligned accesses) and three geometries, its totals on the
+# trace Valgrind's Lackey records (--trace-mem=yes) must equal the system
+# Cachegrind's summary (up to three tries: ld.so reads a few tables at
+# addresses picked by the kernel's random bytes, so two runs can differ
+# by an access in tiny caches).  Then it is the oracle for ours: every
+# run of ours records its own trace (--trace-out-file, a debug option:
+# every access in the simulation's order, each fetch with its cost
+# centre), and the model on it must give ours' totals and every line's
+# counts -- under those geometries (LRU), each replacement policy of
+# manual 5.7 (seeds included, with and without the access log), a
+# middle level (5.8) and both inclusion modes (5.9).  Known answers: a
+# cyclic scan that defeats LRU and not BRRIP, and working sets that fit
+# D1, L2, LL, L2 with an exclusive LL, or nothing (refmodel/cyclic.c,
+# known by construction).  Bad values of the new options end the run
+# with the option named.
 #
 # Environment: as for every CgTest file (CG_JOBS, CG_ONLY, CG_KEEP_TMP).
 use strict;
@@ -22,6 +25,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use File::Spec;
+use File::Temp qw(tempdir);
 use Test::More;
 use CgTest qw(:all);
 
@@ -60,7 +64,8 @@ my @POLICIES = (['--LL-policy=plru'], ['--LL-policy=srrip'],
                 ['--D1-policy=plru', '--LL-policy=srrip', '--interval-size=100k']);
 my @POLICY_GEOMETRIES = (0, 1);
 
-# A middle level (--L2, manual 5.8), each setting with all its options:
+# A middle level (--L2, manual 5.8) and inclusion (5.9), each setting with
+# all its options:
 # a usual machine's; 32-byte L1 lines over a 64-byte L2 line over a
 # 128-byte LL line; policies for L2 and the others; one without the log
 # (--interval-size) and one with the data profile, which take other
@@ -77,6 +82,19 @@ my @L2_RUNS = (
      '--L2-policy=random', '--seed=9', '--interval-size=100k'],
     [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,128', '--L2-policy=srrip',
      '--data-profile=yes'],
+    # --LL-inclusion (manual 5.9): inclusive removes lines of every upper
+    # level (line sizes 32 to 128: several L1 lines an LL line); exclusive
+    # with and without L2, with the log and with the data profile
+    [@L1_SMALL, '--LL=16384,8,32', '--LL-inclusion=inclusive'],
+    [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,128', '--LL-inclusion=inclusive',
+     '--L2-policy=plru'],
+    [@L1_SMALL, '--L2=8192,4,32', '--LL=16384,8,32', '--LL-inclusion=inclusive',
+     '--D1-policy=random', '--seed=4'],
+    [@L1_SMALL, '--LL=16384,8,32', '--LL-inclusion=exclusive'],
+    [@L1_SMALL, '--L2=8192,4,64', '--LL=32768,8,64', '--LL-inclusion=exclusive',
+     '--LL-policy=srrip'],
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
+     '--LL-inclusion=exclusive', '--data-profile=yes'],
 );
 
 my @cases;
@@ -89,72 +107,114 @@ for my $name (qw(matrix_walk-O2 pointer_chase-O0 straddle_loop-O2 strings-O2
     push @cases, { label => "refmodel $name", cmd => [ $progs->{$name} ] };
 }
 
+# The settings each program runs under, with its trace: the geometries
+# (also compared with the system Cachegrind), each policy on one of the
+# first two geometries in turn, and the L2 and inclusion settings.
+my @SETTINGS = ((map { $GEOMETRIES[$_] } 0 .. $#GEOMETRIES),
+                (map { [@{ $GEOMETRIES[$POLICY_GEOMETRIES[$_ % 2]] }, @{ $POLICIES[$_] }] }
+                 0 .. $#POLICIES),
+                @L2_RUNS);
+
+# The reference model over a trace file: its totals line, and its counts
+# per (file, function, line) ("file\0fn\0line" => counts) with --per-cc.
+sub run_model {
+    my ($trace, $opts, $per_cc) = @_;
+    my @model_opts = grep { !/^--(interval-size|data-profile|trace-out-file)/ } @$opts;
+    open(my $fh, '-|', 'sh', '-c', "exec \"\$0\" \"\$@\" < '$trace'", $cgref,
+         ($per_cc ? '--per-cc' : ()), @model_opts) or return;
+    my $totals = <$fh>;
+    my %lines;
+    while (my $l = <$fh>) {
+        chomp $l;
+        my ($file, $fn, $line, $counts) = split /\t/, $l, 4;
+        $lines{"$file\0$fn\0$line"} = $counts;
+    }
+    close $fh or return;
+    chomp $totals if defined $totals;
+    return ($totals, \%lines);
+}
+
+# Ours under `opts` with its own access trace (--trace-out-file: the
+# model sees the very run it checks), and the model on that trace.
+# Returns the summaries and the first line whose counts differ.
+sub ours_against_model {
+    my ($opts, $cmd) = @_;
+    my $dir = tempdir('cgref-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    my $trace = "$dir/trace";
+    my $o = run_ours([@$opts, "--trace-out-file=$trace"], $cmd);
+    my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $o->{files} || [] };
+    my %r = (exit => $o->{exit_code}, err => substr($o->{stderr} // '', -400));
+    return \%r unless $main && -s $trace;
+    my $p = parse_cgout(\$main->{content});
+    $r{ours} = $p->{summary};
+    $r{content} = $main->{content};
+    my ($totals, $lines) = run_model($trace, $opts, 1);
+    unlink $trace;
+    $r{model} = $totals;
+    return \%r unless $lines;
+    my $n_events = scalar @{ $p->{event_names} };
+    my $zero = join ' ', (0) x $n_events;
+    my %keys = map { $_ => 1 } keys %$lines, keys %{ $p->{costs} };
+    $r{n_lines} = 0;
+    for my $k (sort keys %keys) {
+        my $ours = $p->{costs}{$k} // '(absent)';
+        my $model = $lines->{$k} // $zero;
+        $r{n_lines}++ if exists $lines->{$k};
+        next if $ours eq $model;
+        $r{line_diff} = sprintf("%s: ours %s, model %s", $k =~ s/\0/:/gr, $ours, $model);
+        last;
+    }
+    return \%r;
+}
+
+# The system Cachegrind against the model on Lackey's trace of another
+# run: up to three tries, as a run's ld.so reads a few tables at
+# addresses that the kernel's random bytes pick (a different access in
+# tiny caches now and then); the first pair that agrees passes.
+sub system_against_model {
+    my ($geometry, $cmd) = @_;
+    my %r;
+    for my $try (1 .. 3) {
+        my $dir = tempdir('cgref-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+        my $t = run_ref(['--trace-mem=yes', "--log-file=$dir/trace"], $cmd, tool => 'lackey');
+        my $ref = run_ref($geometry, $cmd);
+        my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $ref->{files} || [] };
+        %r = (tries => $try, banner => $ref->{banner_ok} ? '' : ($ref->{banner_error} // 'banner?'),
+              lackey_exit => $t->{exit_code});
+        $r{system} = $main ? parse_cgout(\$main->{content})->{summary} : undef;
+        ($r{model}) = run_model("$dir/trace", $geometry, 0);
+        unlink "$dir/trace";
+        last if defined $r{system} && defined $r{model} && $r{system} eq $r{model};
+    }
+    return \%r;
+}
+
 my $worker = sub {
     my ($c) = @_;
-    my %r = (trace => run_ref(['--trace-mem=yes'], $c->{cmd}, tool => 'lackey'));
-    for my $i (0 .. $#GEOMETRIES) {
-        $r{ref}[$i]  = run_ref($GEOMETRIES[$i], $c->{cmd});
-        $r{ours}[$i] = run_ours($GEOMETRIES[$i], $c->{cmd});
-    }
-    for my $p (0 .. $#POLICIES) {
-        for my $g (@POLICY_GEOMETRIES) {
-            $r{policy}[$p][$g] = run_ours([@{ $GEOMETRIES[$g] }, @{ $POLICIES[$p] }], $c->{cmd});
-        }
-    }
-    $r{l2}[$_] = run_ours($L2_RUNS[$_], $c->{cmd}) for 0 .. $#L2_RUNS;
+    my %r;
+    $r{system}[$_] = system_against_model($GEOMETRIES[$_], $c->{cmd}) for 0 .. $#GEOMETRIES;
+    $r{ours}[$_] = ours_against_model($SETTINGS[$_], $c->{cmd}) for 0 .. $#SETTINGS;
     return \%r;
 };
 
-# The main file's summary line, or undef.
-sub summary_of {
-    my ($run) = @_;
-    my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $run->{files} || [] };
-    return undef unless $main;
-    return parse_cgout(\$main->{content})->{summary};
-}
-
-# The reference model's totals for one geometry, from the trace.
-sub model_totals {
-    my ($trace, $geometry) = @_;
-    my $dir = File::Spec->catdir(build_root(), 'refmodel');
-    my $in = File::Spec->catfile($dir, "trace.$$");
-    spew($in, $trace);
-    my $out = `'$cgref' @$geometry < '$in'`;
-    my $status = $?;
-    unlink $in;
-    return undef if $status != 0;
-    chomp $out;
-    return $out;
-}
-
 my $n = run_cases(\@cases, sub {
     my ($c, $r) = @_;
-    check_banner($r->{trace}, $c->{label}, 'ref');
-    is($r->{trace}{exit_code}, 0, 'Lackey traced the program')
-        or return diag("  stderr: " . substr($r->{trace}{stderr}, -400));
     for my $i (0 .. $#GEOMETRIES) {
         my $g = "@{ $GEOMETRIES[$i] }";
-        check_banner($r->{ref}[$i], "$c->{label} $g", 'ref');
-        my $want = summary_of($r->{ref}[$i]);
-        ok(defined $want, "$g: the system Cachegrind's summary") or next;
-        my $model = model_totals($r->{trace}{stderr}, $GEOMETRIES[$i]);
-        is($model, $want, "$g: the reference model's totals are the system Cachegrind's");
-        is(summary_of($r->{ours}[$i]), $want, "$g: ours are too");
+        my $s = $r->{system}[$i];
+        is($s->{banner}, '', "$g: the reference is the system Cachegrind");
+        ok(defined $s->{system}, "$g: the system Cachegrind's summary") or next;
+        is($s->{model}, $s->{system},
+           "$g: the reference model's totals (Lackey's trace) are the system Cachegrind's"
+           . ($s->{tries} > 1 ? " (try $s->{tries})" : ''));
     }
-    for my $p (0 .. $#POLICIES) {
-        for my $gi (@POLICY_GEOMETRIES) {
-            my @opts = (@{ $GEOMETRIES[$gi] }, @{ $POLICIES[$p] });
-            my $model = model_totals($r->{trace}{stderr},
-                                     [grep { !/^--interval-size/ } @opts]);
-            ok(defined $model && $model ne '', "@opts: the reference model ran") or next;
-            is(summary_of($r->{policy}[$p][$gi]), $model, "@opts: ours are the model's");
-        }
-    }
-    for my $i (0 .. $#L2_RUNS) {
-        my @opts = @{ $L2_RUNS[$i] };
-        my $model = model_totals($r->{trace}{stderr}, [grep { !/^--(interval-size|data-profile)/ } @opts]);
-        ok(defined $model && $model ne '', "@opts: the reference model ran") or next;
-        is(summary_of($r->{l2}[$i]), $model, "@opts: ours are the model's");
+    for my $i (0 .. $#SETTINGS) {
+        my @opts = @{ $SETTINGS[$i] };
+        my $o = $r->{ours}[$i];
+        ok(defined $o->{model} && $o->{model} ne '', "@opts: ours ran and the model read its trace")
+            or diag("  exit " . ($o->{exit} // '?') . ": $o->{err}"), next;
+        is($o->{ours}, $o->{model}, "@opts: ours are the model's");
+        is($o->{line_diff} // '', '', "@opts: per line too ($o->{n_lines} lines that ran)");
     }
 }, $worker);
 
@@ -177,12 +237,11 @@ my $n = run_cases(\@cases, sub {
     my @caches = ('--I1=32768,8,64', '--D1=1024,2,64', '--LL=16384,8,64');
     SKIP: {
         skip 'cyclic.c not built', 1 unless $cyclic;
-        my $trace = run_ref(['--trace-mem=yes'], [$cyclic], tool => 'lackey');
         my %scan;
         for my $policy ('lru', 'brrip') {
             my @opts = (@caches, "--LL-policy=$policy");
-            my $o = run_ours(\@opts, [$cyclic]);
-            my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $o->{files} };
+            my $o = ours_against_model(\@opts, [$cyclic]);
+            my $main = $o->{content} && { content => $o->{content} };
             ok($main, "cyclic $policy: a main file") or next;
             if ($policy eq 'lru') {
                 unlike($main->{content}, qr/^desc: LL policy/m, 'lru: the three desc: lines of 3.19');
@@ -196,13 +255,13 @@ my $n = run_cases(\@cases, sub {
             my %c;
             @c{ @{ $p->{event_names} } } = split ' ', $p->{costs}{$key};
             $scan{$policy} = \%c;
-            is(summary_of($o), model_totals($trace->{stderr}, \@opts),
-               "cyclic $policy: ours are the reference model's");
+            is($o->{ours}, $o->{model}, "cyclic $policy: ours are the reference model's");
+            is($o->{line_diff} // '', '', "cyclic $policy: per line too");
         }
-        my $ref = run_ref(\@caches, [$cyclic]);
-        check_banner($ref, 'cyclic lru', 'ref');
-        is(summary_of($ref), model_totals($trace->{stderr}, \@caches),
-           'cyclic lru: the reference model is the system Cachegrind');
+        my $sys = system_against_model(\@caches, [$cyclic]);
+        is($sys->{banner}, '', 'cyclic lru: the reference is the system Cachegrind');
+        is($sys->{model}, $sys->{system},
+           'cyclic lru: the reference model (on Lackey\'s trace) is the system Cachegrind');
         if ($scan{lru} && $scan{brrip}) {
             is("$scan{lru}{Dr} $scan{lru}{D1mr} $scan{lru}{DLmr}", '19200 19200 19200',
                'LRU: every read of the scan misses D1 and LL');
@@ -210,6 +269,52 @@ my $n = run_cases(\@cases, sub {
                'BRRIP: the same reads and D1 misses');
             cmp_ok($scan{brrip}{DLmr}, '<', 0.75 * 19200,
                    "BRRIP keeps part of the scan in LL ($scan{brrip}{DLmr} LL misses)");
+        }
+    }
+}
+
+# Known answers for the hierarchy (tests/refmodel/cyclic.c, n lines read
+# cyclically 50 times after one pass that writes them): D1 of 16 lines,
+# L2 of 64, LL of 256.  A working set that fits a level misses only above
+# it (the writing pass brought it in); 288 lines fit L2 and an exclusive
+# LL together (320 lines), not a 256-line LL that holds what L2 holds:
+# under nine and inclusive every read misses LL, under exclusive none.
+# Each run also equals the reference model on the program's trace.
+{
+    my $csrc = File::Spec->catfile(tests_dir(), 'refmodel', 'cyclic.c');
+    my $cyclic = eval {
+        build_one(File::Spec->catfile(build_root(), 'refmodel', 'cyclic'), [$csrc],
+                  $CC, '-g', '-O2', $csrc);
+    };
+    my ($mark) = grep { (split /\n/, slurp($csrc))[$_ - 1] =~ /MARK: scan/ }
+                 1 .. scalar(split /\n/, slurp($csrc));
+    my @caches = ('--I1=32768,8,64', '--D1=1024,2,64', '--L2=4096,4,64', '--LL=16384,8,64');
+    # lines => [D1mr, D2mr, DLmr] of the scan, per mode; R = reads (50 n)
+    my @table = ([8,   { nine => '0 0 0' }],
+                 [48,  { nine => 'R 0 0' }],
+                 [192, { nine => 'R R 0' }],
+                 [288, { nine => 'R R R', inclusive => 'R R R', exclusive => 'R R 0' }],
+                 [512, { nine => 'R R R', exclusive => 'R R R' }]);
+    SKIP: {
+        skip 'cyclic.c not built', 1 unless $cyclic;
+        for my $row (@table) {
+            my ($n, $modes) = @$row;
+            for my $mode (sort keys %$modes) {
+                my @opts = (@caches, "--LL-inclusion=$mode");
+                my $o = ours_against_model(\@opts, [$cyclic, $n, 50]);
+                my $main = $o->{content} && { content => $o->{content} };
+                ok($main, "cyclic $n $mode: a main file") or next;
+                my $p = parse_cgout(\$main->{content});
+                my ($key) = grep { /cyclic\.c\x00main\x00\Q$mark\E$/ } keys %{ $p->{costs} };
+                ok($key, "cyclic $n $mode: the scan's line is in the file") or next;
+                my %c;
+                @c{ @{ $p->{event_names} } } = split ' ', $p->{costs}{$key};
+                my $want = $modes->{$mode} =~ s/R/50 * $n/ger;
+                is("$c{Dr} $c{D1mr} $c{D2mr} $c{DLmr}", 50 * $n . " $want",
+                   "cyclic $n lines, $mode: D1mr D2mr DLmr of the scan are $want");
+                is($o->{ours}, $o->{model}, "cyclic $n lines, $mode: ours are the reference model's");
+                is($o->{line_diff} // '', '', "cyclic $n lines, $mode: per line too");
+            }
         }
     }
 }
@@ -223,7 +328,12 @@ for my $bad (['--LL-policy=lfu', 'the policy is one of'],
              ['--I1-policy=brrip', 'an L1 takes lru, plru or random'],
              ['--L2-policy=lfu', 'the policy is one of', '--L2=262144,8,64'],
              ['--L2-policy=plru', 'plru needs a power-of-two associativity',
-              '--L2=196608,12,64']) {
+              '--L2=196608,12,64'],
+             ['--LL-inclusion=partial', 'the mode is one of nine, inclusive, exclusive'],
+             ['--LL-inclusion=exclusive', "LL's line size (128) must be that of the level above it (L2)",
+              '--L2=8192,4,64', '--LL=16384,8,128'],
+             ['--LL-inclusion=exclusive', "LL's line size (128) must be that of the levels above it (I1 and D1)",
+              '--I1=32768,8,64', '--D1=32768,8,64', '--LL=16384,8,128']) {
     my ($opt, $text, @more) = @$bad;
     my ($name) = split /=/, $opt;
     my $o = run_ours([@more, $opt], ['/bin/true']);

@@ -24,10 +24,22 @@
      access looks up LL.  A modify is one access, counted as a read.
    - With --L2 (manual.md 5.8), an L1 miss looks up L2 instead, and an
      L2 miss the same access in LL.
+   - With --LL-inclusion=inclusive (manual.md 5.9), each line LL evicts
+     is removed from I1, D1 and L2 (every upper line inside it) at once;
+     with exclusive, LL's look-up removes the lines it finds and fills
+     nothing, and then the victims of the level above (L2's, or the
+     L1's without one) are looked up in LL in the order they were
+     evicted.  Levels start empty (so do LRU levels here, always: a
+     set of 3.19's holding block 0's tag behaves the same for every
+     block but 0, which no program touches).
 
    Output (stdout): one line, "Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw"
    as numbers separated by spaces; with --L2, "Ir I1mr I2mr ILmr Dr D1mr
-   D2mr DLmr Dw D1mw D2mw DLmw".
+   D2mr DLmr Dw D1mw D2mw DLmw".  With --per-cc, then a line
+   "<file>\t<fn>\t<line>\t<counts>" for each cost centre that ran, from
+   a trace of the tool's own (--trace-out-file, whose fetch lines name
+   the cost centre of their instruction and whose C lines name cost
+   centres; cg_trace.h).
 
    With --LL-policy=plru|srrip|brrip|random, --I1-policy and
    --D1-policy (and --seed=<n>), a level follows that policy as
@@ -36,7 +48,8 @@
 
    Usage: cgref --I1=<size>,<assoc>,<line> --D1=... --LL=... [--L2=...]
                 [--I1-policy=<p>] [--D1-policy=<p>] [--L2-policy=<p>]
-                [--LL-policy=<p>] [--seed=<n>] < trace */
+                [--LL-policy=<p>] [--LL-inclusion=<m>] [--seed=<n>]
+                [--per-cc] < trace */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,6 +57,8 @@
 #include <string.h>
 
 enum { LRU, PLRU, SRRIP, BRRIP, RANDOM };
+enum { NINE, INCLUSIVE, EXCLUSIVE };
+static int inclusion = NINE;
 
 typedef struct {
    uint64_t  sets;
@@ -81,6 +96,9 @@ static void level_init(Level* l, const char* spec, const char* opt)
       die("out of memory for ", opt);
 }
 
+/* The block a miss evicted: block + 1, 0 if it took an empty way */
+static uint64_t evicted;
+
 /* One block; 1 if it missed. */
 static int lookup_block(Level* l, uint64_t block)
 {
@@ -93,6 +111,7 @@ static int lookup_block(Level* l, uint64_t block)
          found = i;
          break;
       }
+   evicted = found == l->assoc ? set[l->assoc - 1] : 0;
    /* Move everything above the found way (or the whole set, dropping
       its last block) down by one, and put the block in front */
    i = found == l->assoc ? l->assoc - 1 : found;
@@ -170,6 +189,7 @@ static int lookup_block_policy(Level* l, uint64_t block)
          victim = w;
          have_victim = 1;
       }
+   evicted = 0;
    if (!have_victim) {
       if (l->policy == PLRU) {
          victim = plru_victim(bits, l->assoc);
@@ -186,6 +206,7 @@ static int lookup_block_policy(Level* l, uint64_t block)
          }
          victim = w;
       }
+      evicted = tags[victim] + 1;
    }
    tags[victim] = block;
    valid[victim] = 1;
@@ -198,17 +219,68 @@ static int lookup_block_policy(Level* l, uint64_t block)
    return 1;
 }
 
+/* Removes a block from a level; 1 if it was there. */
+static int remove_block(Level* l, uint64_t block)
+{
+   uint64_t s = block % l->sets, w;
+   uint64_t* tags = l->tags + s * l->assoc;
+
+   for (w = 0; w < l->assoc; w++) {
+      if (l->policy == LRU && tags[w] == block + 1) {
+         for (; w + 1 < l->assoc; w++)
+            tags[w] = tags[w + 1];
+         tags[l->assoc - 1] = 0;
+         return 1;
+      }
+      if (l->policy != LRU && l->valid[s * l->assoc + w] && tags[w] == block) {
+         l->valid[s * l->assoc + w] = 0;
+         return 1;
+      }
+   }
+   return 0;
+}
+
+static int lookup(Level* l, uint64_t block)
+{
+   return l->policy == LRU ? lookup_block(l, block)
+                           : lookup_block_policy(l, block);
+}
+
+/* The blocks of an access in a level's lines: n of them (1 or 2) */
+static int blocks_of(const Level* l, uint64_t addr, uint64_t size,
+                     uint64_t b[2])
+{
+   b[0] = addr / l->line;
+   b[1] = (addr + (size == 0 ? 0 : size - 1)) / l->line;
+   return b[1] == b[0] ? 1 : 2;
+}
+
+/* The victims of the last access_level (blocks, not + 1) */
+static uint64_t victims[2];
+static int n_victims;
+
 static int access_level(Level* l, uint64_t addr, uint64_t size)
 {
-   uint64_t first = addr / l->line;
-   uint64_t last = (addr + (size == 0 ? 0 : size - 1)) / l->line;
-   int (*lookup)(Level*, uint64_t) = l->policy == LRU ? lookup_block
-                                                      : lookup_block_policy;
-   int missed = lookup(l, first);
+   uint64_t b[2];
+   int n = blocks_of(l, addr, size, b), i, missed = 0;
 
-   if (last != first)
-      missed |= lookup(l, last);
+   n_victims = 0;
+   for (i = 0; i < n; i++)
+      if (lookup(l, b[i])) {
+         missed = 1;
+         if (evicted != 0)
+            victims[n_victims++] = evicted - 1;
+      }
    return missed;
+}
+
+/* inclusive: LL's line `block` leaves every upper level */
+static void remove_inside(Level* upper, const Level* ll, uint64_t block)
+{
+   uint64_t from = block * ll->line, to = from + ll->line, a;
+
+   for (a = from - from % upper->line; a < to; a += upper->line)
+      remove_block(upper, a / upper->line);
 }
 
 static void set_policy(Level* l, const char* name, uint64_t seed)
@@ -230,6 +302,18 @@ static void set_policy(Level* l, const char* name, uint64_t seed)
    l->rng = seed * UINT64_C(0x9E3779B97F4A7C15) + 1;
 }
 
+/* One line of counts, in the tool's order of events */
+static void print_counts(uint64_t count[3][4], int have_l2)
+{
+   int a, c;
+
+   for (a = 0; a < 3; a++)
+      for (c = 0; c < 4; c++)
+         if (c != 2 || have_l2)
+            printf("%s%" PRIu64, a == 0 && c == 0 ? "" : " ", count[a][c]);
+   printf("\n");
+}
+
 int main(int argc, char** argv)
 {
    Level i1, d1, l2, ll;
@@ -241,6 +325,13 @@ int main(int argc, char** argv)
    uint64_t seed = 1;
    /* Per kind (fetch, read, write): accesses, L1, L2 and LL misses */
    uint64_t count[3][4] = { { 0 } };
+   /* With --per-cc, the same per cost centre (the tool's trace gives
+      each fetch its instruction's; data accesses are the last fetch's) */
+   int per_cc = 0;
+   uint64_t (*cc_count)[3][4] = NULL;
+   uint64_t n_cc = 0, cc = 0;
+   char** cc_name = NULL;   /* "<file>\t<fn>\t<line>" of each, from the
+                               trace's C lines */
    char buf[256];
    int a;
 
@@ -265,6 +356,15 @@ int main(int argc, char** argv)
          i1_policy = argv[a] + 12;
       } else if (strncmp(argv[a], "--D1-policy=", 12) == 0) {
          d1_policy = argv[a] + 12;
+      } else if (strncmp(argv[a], "--LL-inclusion=", 15) == 0) {
+         const char* m = argv[a] + 15;
+         inclusion = strcmp(m, "nine") == 0 ? NINE
+                     : strcmp(m, "inclusive") == 0 ? INCLUSIVE
+                     : strcmp(m, "exclusive") == 0 ? EXCLUSIVE : -1;
+         if (inclusion < 0)
+            die("unknown inclusion: ", m);
+      } else if (strcmp(argv[a], "--per-cc") == 0) {
+         per_cc = 1;
       } else if (strncmp(argv[a], "--seed=", 7) == 0) {
          seed = strtoull(argv[a] + 7, NULL, 10);
       } else {
@@ -292,6 +392,22 @@ int main(int argc, char** argv)
       int kind_index;
       Level* l1;
 
+      if (per_cc && buf[0] == 'C' && buf[1] == ' ') {
+         /* C <cc> <line>\t<file>\t<fn> */
+         unsigned long long c;
+         int line, at;
+         char* nl = strchr(buf, '\n');
+         if (nl == NULL)
+            die("cost centre line too long: ", buf);
+         *nl = '\0';
+         if (sscanf(buf + 2, "%llu %d\t%n", &c, &line, &at) != 2 || c >= n_cc)
+            continue;
+         cc_name[c] = malloc(strlen(buf + 2 + at) + 16);
+         if (cc_name[c] == NULL)
+            die("out of memory for the cost centres", "");
+         sprintf(cc_name[c], "%s\t%d", buf + 2 + at, line);
+         continue;
+      }
       if (buf[0] == 'I' && buf[1] == ' ')
          kind = 'I';
       else if (buf[0] == ' ' && (buf[1] == 'L' || buf[1] == 'S'
@@ -301,27 +417,81 @@ int main(int argc, char** argv)
          continue;
       if (sscanf(buf + 2, " %llx,%llu", &addr, &size) != 2)
          continue;
+      if (kind == 'I') {
+         unsigned long long a2, s2, c;
+         cc = sscanf(buf + 2, " %llx,%llu %llu", &a2, &s2, &c) == 3 ? c : 0;
+      }
+      if (per_cc && cc >= n_cc) {
+         uint64_t old = n_cc;
+         n_cc = 2 * cc + 64;
+         cc_count = realloc(cc_count, n_cc * sizeof *cc_count);
+         cc_name = realloc(cc_name, n_cc * sizeof *cc_name);
+         if (cc_count == NULL || cc_name == NULL)
+            die("out of memory for the cost centres", "");
+         memset(cc_count + old, 0, (n_cc - old) * sizeof *cc_count);
+         memset(cc_name + old, 0, (n_cc - old) * sizeof *cc_name);
+      }
       size %= 256;
       kind_index = kind == 'I' ? 0 : kind == 'S' ? 2 : 1;
       l1 = kind == 'I' ? &i1 : &d1;
-      count[kind_index][0]++;
+#define COUNT(level) (count[kind_index][level]++,                          \
+                      per_cc ? cc_count[cc][kind_index][level]++ : 0)
+      COUNT(0);
       if (!access_level(l1, addr, size))
          continue;
-      count[kind_index][1]++;
+      COUNT(1);
       if (have_l2) {
          if (!access_level(&l2, addr, size))
             continue;
-         count[kind_index][2]++;
+         COUNT(2);
       }
-      if (access_level(&ll, addr, size))
-         count[kind_index][3]++;
+      if (inclusion == NINE) {
+         if (access_level(&ll, addr, size))
+            COUNT(3);
+      } else if (inclusion == INCLUSIVE) {
+         uint64_t b[2];
+         int n = blocks_of(&ll, addr, size, b), i, missed = 0;
+         for (i = 0; i < n; i++)
+            if (lookup(&ll, b[i])) {
+               missed = 1;
+               if (evicted != 0) {
+                  remove_inside(&i1, &ll, evicted - 1);
+                  remove_inside(&d1, &ll, evicted - 1);
+                  if (have_l2)
+                     remove_inside(&l2, &ll, evicted - 1);
+               }
+            }
+         if (missed)
+            COUNT(3);
+      } else {
+         /* exclusive: hits leave LL, then the upper level's victims
+            (L2's, or this L1's) go in */
+         uint64_t b[2], up[2];
+         int n = blocks_of(&ll, addr, size, b), i, missed = 0;
+         int n_up = n_victims;
+         up[0] = victims[0];
+         up[1] = victims[1];
+         for (i = 0; i < n; i++)
+            if (!remove_block(&ll, b[i]))
+               missed = 1;
+         for (i = 0; i < n_up; i++)
+            lookup(&ll, up[i]);
+         if (missed)
+            COUNT(3);
+      }
    }
-   for (a = 0; a < 3; a++) {
-      int c;
-      for (c = 0; c < 4; c++)
-         if (c != 2 || have_l2)
-            printf("%s%" PRIu64, a == 0 && c == 0 ? "" : " ", count[a][c]);
+   print_counts(count, have_l2);
+   for (cc = 0; per_cc && cc < n_cc; cc++) {
+      int k, any = 0;
+      for (k = 0; k < 3; k++)
+         any |= cc_count[cc][k][0] != 0;
+      if (!any)
+         continue;
+      if (cc_name[cc] != NULL)
+         printf("%s\t", cc_name[cc]);
+      else
+         printf("%" PRIu64 "\t", cc);
+      print_counts(cc_count[cc], have_l2);
    }
-   printf("\n");
    return 0;
 }
