@@ -214,7 +214,7 @@ Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block)
 /*--- Victims and invalidation (--LL-inclusion)            ---*/
 /*------------------------------------------------------------*/
 
-/* These serve the inclusion modes (cg_inclusion.c), which need to know
+/* These serve the inclusion modes (cg_hierarchy.c), which need to know
    what a fill evicted and to remove lines: plain loops over the ways,
    on full-width tags, as those modes are options for modelling and
    keep the default lookup above untouched. */
@@ -229,23 +229,48 @@ void cg_cache_level_start_empty(CacheLevel* level)
       level->tags[i] = CG_NO_BLOCK;
 }
 
-Bool cg_cache_block_lookup(CacheLevel* level, UWord block, UWord* victim)
+/* A way's tag without its mark */
+static inline UWord unmarked(UWord tag)
+{
+   return tag == CG_NO_BLOCK ? CG_NO_BLOCK : tag & ~CG_PREFETCH_MARK;
+}
+
+UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
+                           UWord* victim)
 {
    UWord* set = level->tags + (block & level->set_mask) * level->assoc;
    Int way, found = level->assoc - 1;
-   Bool missed = True;
+   UInt outcome = CG_LOOKUP_MISSED;
+   UWord tag = kind == CG_LOOKUP_PREFETCH ? block | CG_PREFETCH_MARK : block;
 
    for (way = 0; way < level->assoc; way++)
-      if (set[way] == block) {
+      if (set[way] != CG_NO_BLOCK && (set[way] & ~CG_PREFETCH_MARK) == block) {
          found = way;
-         missed = False;
+         outcome = 0;
+         /* A demand hit takes the mark off; a prefetch's keeps it */
+         tag = set[way];
+         if (kind == CG_LOOKUP_DEMAND && (tag & CG_PREFETCH_MARK) != 0) {
+            outcome = CG_LOOKUP_WAS_MARKED;
+            tag = block;
+         }
          break;
       }
-   *victim = missed ? set[found] : CG_NO_BLOCK;
+   *victim = outcome & CG_LOOKUP_MISSED ? unmarked(set[found]) : CG_NO_BLOCK;
    for (way = found; way > 0; way--)
       set[way] = set[way - 1];
-   set[0] = block;
-   return missed;
+   set[0] = tag;
+   return outcome;
+}
+
+Bool cg_cache_block_present(const CacheLevel* level, UWord block)
+{
+   const UWord* set = level->tags + (block & level->set_mask) * level->assoc;
+   Int way;
+
+   for (way = 0; way < level->assoc; way++)
+      if (unmarked(set[way]) == block)
+         return True;
+   return False;
 }
 
 Bool cg_cache_block_invalidate(CacheLevel* level, UWord block)
@@ -254,7 +279,7 @@ Bool cg_cache_block_invalidate(CacheLevel* level, UWord block)
    Int way, last = level->assoc - 1;
 
    for (way = 0; way <= last; way++)
-      if (set[way] == block)
+      if (unmarked(set[way]) == block)
          break;
    if (way > last)
       return False;

@@ -191,16 +191,31 @@ static inline Bool cg_cache_ref_missed(CacheLevel* level, Addr addr,
    return True; /* not reached */
 }
 
-/* For the inclusion modes (cg_inclusion.c), on a level of full-width
+/* For the inclusion modes (cg_hierarchy.c), on a level of full-width
    tags.  CG_NO_BLOCK is no block number (those are below 2^60): the tag
    of an empty way, and the mirror value of a set compiled code must not
    skip. */
 #define CG_NO_BLOCK (~(UWord)0 >> 1)
 /* Every way empty (and full-width tags): the modes start so. */
 void cg_cache_level_start_empty(CacheLevel* level);
-/* As cg_cache_block_missed, and on a miss the block that made room
-   (CG_NO_BLOCK: an empty way); the mirror is the caller's. */
-Bool cg_cache_block_lookup(CacheLevel* level, UWord block, UWord* victim);
+/* A line a prefetcher brought in and no demand access has hit yet
+   carries a mark (CG_PREFETCH_MARK in the tag of an LRU level, a state
+   bit under a policy), which a look-up treats as `kind` says. */
+#define CG_PREFETCH_MARK ((UWord)1 << (sizeof(UWord) * 8 - 2))
+typedef enum {
+   CG_LOOKUP_DEMAND,    /* a hit takes the mark off, and says so */
+   CG_LOOKUP_PREFETCH,  /* a fill puts the mark on; a hit keeps it */
+   CG_LOOKUP_PASS       /* neither: a prefetch below its own level */
+} CgLookupKind;
+#define CG_LOOKUP_MISSED     1u
+#define CG_LOOKUP_WAS_MARKED 2u   /* a demand hit on a marked line */
+/* As cg_cache_block_missed, but returning CG_LOOKUP_* bits, and on a
+   miss the block that made room (CG_NO_BLOCK: an empty way); the
+   mirror is the caller's. */
+UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
+                           UWord* victim);
+/* Whether the block is in the level (nothing changes) */
+Bool cg_cache_block_present(const CacheLevel* level, UWord block);
 /* Removes the block if present (the ways below it move up, an empty
    way goes last); True if it was. */
 Bool cg_cache_block_invalidate(CacheLevel* level, UWord block);

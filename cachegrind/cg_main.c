@@ -40,7 +40,8 @@
 #include "cg_output.h"
 #include "cg_sim.h"
 #include "cg_policy.h"
-#include "cg_inclusion.h"
+#include "cg_hierarchy.h"
+#include "cg_prefetch.h"
 #include "cg_summary.h"
 #include "cg_tier.h"
 #include "cg_trace.h"
@@ -146,12 +147,39 @@ static CgInclusion checked_inclusion(void)
    return mode;
 }
 
+/* A level's --<level>-prefetch as given; `allowed` names the kinds it
+   takes (bits 1 << CgPrefetchKind), `names` them for the message.  A bad
+   one ends the run with the option named. */
+static CgPrefetchKind checked_prefetch(const HChar* option, const HChar* name,
+                                       UInt allowed, const HChar* names,
+                                       CgInclusion inclusion, Bool present)
+{
+   CgPrefetchKind kind;
+
+   if (!cg_prefetch_from_name(name, &kind) || !(allowed & (1u << kind))) {
+      VG_(umsg)("Bad option: %s=%s: the prefetcher is one of %s\n", option,
+                name, names);
+      VG_(exit)(1);
+   }
+   if (kind != CG_PREFETCH_NONE && inclusion != CG_INCLUSION_NINE) {
+      VG_(umsg)("Bad option: %s=%s: prefetchers are modelled with "
+                "--LL-inclusion=nine only\n", option, name);
+      VG_(exit)(1);
+   }
+   if (kind != CG_PREFETCH_NONE && !present) {
+      VG_(umsg)("Bad option: %s=%s: there is no L2 (--L2)\n", option, name);
+      VG_(exit)(1);
+   }
+   return kind;
+}
+
 static void cg_post_clo_init(void)
 {
    Int min_line, widest;
    Bool log_mode, configured;
    CgPolicy policies[CG_SIM_N_LEVELS];
    CgInclusion inclusion;
+   CgPrefetchKind prefetch[CG_SIM_N_LEVELS];
 
    if (cg_clo.data_profile && !cg_clo.cache_sim) {
       VG_(umsg)("Bad option: --data-profile=yes needs --cache-sim=yes (it "
@@ -194,7 +222,11 @@ static void cg_post_clo_init(void)
       VG_(clo_vex_control).iropt_unroll_thresh = 0;
    }
 
-   cg_costs_init(sim_L2 != NULL);
+   /* Room in cost centres for the events beyond 3.19's */
+   cg_costs_init(cg_output_event_selected(EV_I2_MISS)
+                 || cg_output_event_selected(EV_D1_PF)
+                 || cg_output_event_selected(EV_L2_PF)
+                 || cg_output_event_selected(EV_LL_PF));
    policies[CG_SIM_I1] = checked_policy("--I1-policy", cg_clo.I1_policy,
                                         &sim_I1, True);
    policies[CG_SIM_D1] = checked_policy("--D1-policy", cg_clo.D1_policy,
@@ -205,11 +237,28 @@ static void cg_post_clo_init(void)
    policies[CG_SIM_LL] = checked_policy("--LL-policy", cg_clo.LL_policy,
                                         &sim_LL, False);
    inclusion = cg_clo.cache_sim ? checked_inclusion() : CG_INCLUSION_NINE;
-   /* inclusive removes lines from the L1s, which compiled code's MRU
-      filter cannot see in time: the model keeps the mirrors */
-   log_mode = access_log_applies() && inclusion != CG_INCLUSION_INCLUSIVE;
+   VG_(memset)(prefetch, 0, sizeof prefetch);
+   if (cg_clo.cache_sim) {
+      UInt none = 1u << CG_PREFETCH_NONE;
+      UInt next = 1u << CG_PREFETCH_NEXT_LINE;
+      UInt stream = 1u << CG_PREFETCH_STREAM;
+      prefetch[CG_SIM_D1] = checked_prefetch("--D1-prefetch",
+                               cg_clo.D1_prefetch, none | next,
+                               "none, next-line", inclusion, True);
+      prefetch[CG_SIM_L2] = checked_prefetch("--L2-prefetch",
+                               cg_clo.L2_prefetch, none | next | stream,
+                               "none, next-line, stream", inclusion,
+                               sim_L2 != NULL);
+      prefetch[CG_SIM_LL] = checked_prefetch("--LL-prefetch",
+                               cg_clo.LL_prefetch, none | stream,
+                               "none, stream", inclusion, True);
+   }
+   /* inclusive removes lines from the L1s, and D1's prefetcher fills D1,
+      behind compiled code's MRU filter: the model keeps the mirrors */
+   log_mode = access_log_applies() && inclusion != CG_INCLUSION_INCLUSIVE
+              && prefetch[CG_SIM_D1] == CG_PREFETCH_NONE;
    cg_sim_init(&sim_I1, &sim_D1, sim_L2, &sim_LL, policies, inclusion,
-               log_mode);
+               prefetch, log_mode);
    /* After the simulator: it reads D1's mirror */
    cg_data_init(log_mode);
    if (cg_data_enabled())

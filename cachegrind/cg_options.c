@@ -44,6 +44,9 @@ void cg_options_set_defaults(void)
    cg_clo.LL_policy = "lru";
    cg_clo.seed = 1;
    cg_clo.LL_inclusion = "nine";
+   cg_clo.D1_prefetch = "none";
+   cg_clo.L2_prefetch = "none";
+   cg_clo.LL_prefetch = "none";
 }
 
 /* A positive instruction count, with an optional k, M or G suffix
@@ -186,6 +189,9 @@ Bool cg_options_process(const HChar* arg)
    else if VG_STR_CLO(arg, "--D1-policy", cg_clo.D1_policy) {}
    else if VG_STR_CLO(arg, "--L2-policy", cg_clo.L2_policy) {}
    else if VG_STR_CLO(arg, "--LL-inclusion", cg_clo.LL_inclusion) {}
+   else if VG_STR_CLO(arg, "--D1-prefetch", cg_clo.D1_prefetch) {}
+   else if VG_STR_CLO(arg, "--L2-prefetch", cg_clo.L2_prefetch) {}
+   else if VG_STR_CLO(arg, "--LL-prefetch", cg_clo.LL_prefetch) {}
    else if VG_STR_CLO(arg, "--trace-out-file", cg_clo.trace_out_file) {}
    else if VG_STR_CLO(arg, "--LL-policy", cg_clo.LL_policy) {}
    else if VG_STR_CLO(arg, "--seed", value) {
@@ -219,6 +225,9 @@ void cg_options_print_usage(void)
 "    --LL-inclusion=nine|inclusive|exclusive\n"
 "                                     LL against the levels above it (manual\n"
 "                                     5.9); nine is Cachegrind 3.19's [nine]\n"
+"    --D1-prefetch=none|next-line     D1's prefetcher (manual 5.10) [none]\n"
+"    --L2-prefetch=none|next-line|stream  L2's [none]\n"
+"    --LL-prefetch=none|stream        LL's [none]\n"
 "    --seed=<n>                       seed of brrip's and random's generator:\n"
 "                                     the same counts on every run [1]\n"
 "\n"

@@ -60,6 +60,9 @@ typedef struct {
    const HChar*  LL_policy;
    ULong         seed;             /* the random policies' generator */
    const HChar*  LL_inclusion;     /* as given (cg_main.c checks it) */
+   const HChar*  D1_prefetch;      /* as given (cg_main.c checks them) */
+   const HChar*  L2_prefetch;
+   const HChar*  LL_prefetch;
    const HChar*  trace_out_file;   /* the access trace (debug option;
                                      cg_trace.c); NULL = none */
 } CgOptions;

@@ -13,6 +13,7 @@
                                      with --cache-sim=yes)
      desc: <I1|D1|L2|LL> policy:        <policy>[, seed <n>]  (not lru)
      desc: LL inclusion:     <inclusive|exclusive>   (not with nine)
+     desc: <D1|L2|LL> prefetcher:    <name>         (not with none)
      cmd: <program> <arg>...
      events: <event names>
      fl=<file>      when the file changes
@@ -36,13 +37,16 @@
 
 const HChar* const cg_event_names[CG_N_EVENTS] = {
    "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw",
-   "Bc", "Bcm", "Bi", "Bim", "I2mr", "D2mr", "D2mw"
+   "Bc", "Bcm", "Bi", "Bim", "I2mr", "D2mr", "D2mw",
+   "D1pf", "D1pfu", "L2pf", "L2pfu", "LLpf", "LLpfu"
 };
 
 const CgEvent cg_event_output_order[CG_N_EVENTS] = {
    EV_IR, EV_I1_MISS, EV_I2_MISS, EV_LLI_MISS,
    EV_DR, EV_D1_READ_MISS, EV_D2_READ_MISS, EV_LL_READ_MISS,
    EV_DW, EV_D1_WRITE_MISS, EV_D2_WRITE_MISS, EV_LL_WRITE_MISS,
+   EV_D1_PF, EV_D1_PF_USEFUL, EV_L2_PF, EV_L2_PF_USEFUL,
+   EV_LL_PF, EV_LL_PF_USEFUL,
    EV_BC, EV_BC_MISPRED, EV_BI, EV_BI_MISPRED
 };
 
@@ -64,6 +68,19 @@ static void write_policy(CgFile* out, const HChar* level, const HChar* policy)
       cg_file_put_str(out, ", seed ");
       cg_file_put_ulong(out, cg_clo.seed);
    }
+   cg_file_put_str(out, "\n");
+}
+
+/* Only for a level that has one */
+static void write_prefetcher(CgFile* out, const HChar* level,
+                             const HChar* prefetcher)
+{
+   if (VG_(strcmp)(prefetcher, "none") == 0)
+      return;
+   cg_file_put_str(out, "desc: ");
+   cg_file_put_str(out, level);
+   cg_file_put_str(out, " prefetcher:    ");
+   cg_file_put_str(out, prefetcher);
    cg_file_put_str(out, "\n");
 }
 
@@ -105,9 +122,20 @@ Bool cg_output_event_selected(CgEvent ev)
       return True;
    if (ev <= EV_LL_WRITE_MISS)
       return cg_clo.cache_sim;
-   if (ev >= EV_I2_MISS)
-      return cg_clo.cache_sim && cg_clo.L2_given;
-   return cg_clo.branch_sim;
+   if (!cg_clo.cache_sim && ev >= EV_I2_MISS)
+      return False;
+   switch (ev) {
+   case EV_I2_MISS: case EV_D2_READ_MISS: case EV_D2_WRITE_MISS:
+      return cg_clo.L2_given;
+   case EV_D1_PF: case EV_D1_PF_USEFUL:
+      return VG_(strcmp)(cg_clo.D1_prefetch, "none") != 0;
+   case EV_L2_PF: case EV_L2_PF_USEFUL:
+      return VG_(strcmp)(cg_clo.L2_prefetch, "none") != 0;
+   case EV_LL_PF: case EV_LL_PF_USEFUL:
+      return VG_(strcmp)(cg_clo.LL_prefetch, "none") != 0;
+   default:
+      return cg_clo.branch_sim;
+   }
 }
 
 static void write_events(CgFile* out)
@@ -235,6 +263,9 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
          cg_file_put_str(out, cg_clo.LL_inclusion);
          cg_file_put_str(out, "\n");
       }
+      write_prefetcher(out, "D1", cg_clo.D1_prefetch);
+      write_prefetcher(out, "L2", cg_clo.L2_prefetch);
+      write_prefetcher(out, "LL", cg_clo.LL_prefetch);
    }
    write_cmd(out);
    write_events(out);

@@ -19,6 +19,7 @@
 #include "cg_policy.h"
 
 #define WAY_VALID 0x80
+#define WAY_MARKED 0x40    /* prefetched, not yet hit by a demand access */
 #define RRPV_MASK 0x03
 #define RRPV_DISTANT 3
 #define RRPV_LONG    2
@@ -119,9 +120,11 @@ static Int rrip_victim(UChar* state, Int assoc)
    }
 }
 
-/* A look-up of one block; on a miss, `*victim` is the block it evicted
-   (CG_NO_BLOCK if it took an empty way). */
-static Bool block_lookup(PolicyLevel* p, UWord block, UWord* victim_block)
+/* A look-up of one block (CG_LOOKUP_* bits, as cg_cache_block_lookup);
+   on a miss, `*victim` is the block it evicted (CG_NO_BLOCK if it took
+   an empty way). */
+static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
+                         UWord* victim_block)
 {
    CacheLevel* level = p->level;
    Int assoc = level->assoc;
@@ -139,11 +142,18 @@ static Bool block_lookup(PolicyLevel* p, UWord block, UWord* victim_block)
       if (tags[way] != block)
          continue;
       /* A hit */
-      if (p->policy == CG_POLICY_PLRU)
-         tree_touch(&p->tree[set_index], assoc, way);
-      else if (p->policy != CG_POLICY_RANDOM)
-         state[way] = WAY_VALID;   /* re-reference value 0 */
-      return False;
+      {
+         UInt outcome = 0;
+         if (kind == CG_LOOKUP_DEMAND && (state[way] & WAY_MARKED)) {
+            state[way] &= ~WAY_MARKED;
+            outcome = CG_LOOKUP_WAS_MARKED;
+         }
+         if (p->policy == CG_POLICY_PLRU)
+            tree_touch(&p->tree[set_index], assoc, way);
+         else if (p->policy != CG_POLICY_RANDOM)
+            state[way] = (state[way] & WAY_MARKED) | WAY_VALID; /* value 0 */
+         return outcome;
+      }
    }
    *victim_block = CG_NO_BLOCK;
    if (victim < 0) {
@@ -178,12 +188,29 @@ static Bool block_lookup(PolicyLevel* p, UWord block, UWord* victim_block)
       state[victim] = WAY_VALID;
       break;
    }
-   return True;
+   if (kind == CG_LOOKUP_PREFETCH)
+      state[victim] |= WAY_MARKED;
+   return CG_LOOKUP_MISSED;
 }
 
-Bool cg_policy_block_lookup(PolicyLevel* p, UWord block, UWord* victim)
+UInt cg_policy_block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
+                            UWord* victim)
 {
-   return block_lookup(p, block, victim);
+   return block_lookup(p, block, kind, victim);
+}
+
+Bool cg_policy_block_present(const PolicyLevel* p, UWord block)
+{
+   const CacheLevel* level = p->level;
+   UWord set_index = block & level->set_mask;
+   const UWord* tags = level->tags + set_index * level->assoc;
+   const UChar* state = p->way_state + set_index * level->assoc;
+   Int way;
+
+   for (way = 0; way < level->assoc; way++)
+      if ((state[way] & WAY_VALID) && tags[way] == block)
+         return True;
+   return False;
 }
 
 Bool cg_policy_block_invalidate(PolicyLevel* p, UWord block)
@@ -205,7 +232,8 @@ Bool cg_policy_block_invalidate(PolicyLevel* p, UWord block)
 static Bool block_missed(PolicyLevel* p, UWord block)
 {
    UWord victim;
-   return block_lookup(p, block, &victim);
+   return block_lookup(p, block, CG_LOOKUP_DEMAND, &victim)
+          & CG_LOOKUP_MISSED;
 }
 
 Bool cg_policy_ref_missed(PolicyLevel* p, Addr addr, UChar size)

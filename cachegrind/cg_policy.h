@@ -60,10 +60,13 @@ void cg_policy_init(PolicyLevel* p, CacheLevel* level, CgPolicy policy,
    two; True if either missed. */
 Bool cg_policy_ref_missed(PolicyLevel* p, Addr addr, UChar size);
 
-/* For the inclusion modes (cg_inclusion.c): one block looked up, and on
-   a miss the block evicted (CG_NO_BLOCK: an empty way); and a block
-   removed (its way becomes empty), True if it was there. */
-Bool cg_policy_block_lookup(PolicyLevel* p, UWord block, UWord* victim);
+/* For the general path (cg_hierarchy.c), as cg_cache.h's functions of
+   the same names: one block looked up (CG_LOOKUP_* bits), and on a miss
+   the block evicted; whether a block is there; a block removed (its way
+   becomes empty), True if it was there. */
+UInt cg_policy_block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
+                            UWord* victim);
+Bool cg_policy_block_present(const PolicyLevel* p, UWord block);
 Bool cg_policy_block_invalidate(PolicyLevel* p, UWord block);
 
 #endif /* CG_POLICY_H */

@@ -23,7 +23,7 @@
 #include "cg_sim.h"
 #include "cg_policy.h"
 #include "cg_cache.h"
-#include "cg_inclusion.h"
+#include "cg_hierarchy.h"
 #include "cg_control.h"
 #include "cg_log_entry.h"
 #include "cg_options.h"
@@ -40,8 +40,12 @@ static const UWord* collecting;
    --D1-policy; cg_policy.c) */
 static Bool ll_has_policy, l2_has_policy;
 /* An access takes special_access's path, not the inline L1 look-up: an
-   L1 under a policy, or --LL-inclusion other than nine */
-static Bool l1_special;
+   L1 under a policy, or the general path from the L1s down
+   (cg_hierarchy.c: --LL-inclusion other than nine, a D1 prefetcher) */
+static Bool l1_special, general_from_l1;
+/* An L1 miss takes below_l1_special's path: a middle level, or the
+   general path below the L1s (prefetchers of L2 or LL only) */
+static Bool below_special, general_below_l1;
 static CgInclusion inclusion;
 static PolicyLevel ll_policy, i1_policy, d1_policy, l2_policy;
 static Bool i1_has_policy, d1_has_policy;
@@ -66,7 +70,7 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* i1,
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                  const CacheGeometry* l2, const CacheGeometry* ll,
                  const CgPolicy* policies, CgInclusion inclusion_mode,
-                 Bool with_log)
+                 const CgPrefetchKind* prefetch, Bool with_log)
 {
    /* With the log, LL is simulated in another thread, which must never
       allocate: its tags are narrow only if no logged (56-bit) address
@@ -106,14 +110,24 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
       d1_has_policy = l1_special = True;
    }
    inclusion = inclusion_mode;
-   if (inclusion != CG_INCLUSION_NINE) {
-      CgSimLevel si1 = { &I1, i1_has_policy ? &i1_policy : NULL };
-      CgSimLevel sd1 = { &D1, d1_has_policy ? &d1_policy : NULL };
-      CgSimLevel sl2 = { &L2, l2_has_policy ? &l2_policy : NULL };
-      CgSimLevel sll = { &LL, ll_has_policy ? &ll_policy : NULL };
-      cg_inclusion_init(inclusion, si1, sd1, has_l2 ? &sl2 : NULL, sll);
-      l1_special = True;
+   general_from_l1 = inclusion != CG_INCLUSION_NINE
+                     || prefetch[CG_SIM_D1] != CG_PREFETCH_NONE;
+   general_below_l1 = !general_from_l1
+                      && (prefetch[CG_SIM_L2] != CG_PREFETCH_NONE
+                          || prefetch[CG_SIM_LL] != CG_PREFETCH_NONE);
+   if (general_from_l1 || general_below_l1) {
+      CgSimLevel si1 = { &I1, i1_has_policy ? &i1_policy : NULL,
+                         prefetch[CG_SIM_I1] };
+      CgSimLevel sd1 = { &D1, d1_has_policy ? &d1_policy : NULL,
+                         prefetch[CG_SIM_D1] };
+      CgSimLevel sl2 = { &L2, l2_has_policy ? &l2_policy : NULL,
+                         prefetch[CG_SIM_L2] };
+      CgSimLevel sll = { &LL, ll_has_policy ? &ll_policy : NULL,
+                         prefetch[CG_SIM_LL] };
+      cg_hierarchy_init(inclusion, si1, sd1, has_l2 ? &sl2 : NULL, sll);
    }
+   l1_special |= general_from_l1;
+   below_special = has_l2 || general_below_l1;
 #if defined(VGA_amd64)
    {
       VexArch arch;
@@ -135,7 +149,7 @@ Bool cg_sim_l1_lines_may_vanish(void)
 
 Bool cg_sim_d1_is_lru(void)
 {
-   return !d1_has_policy && inclusion == CG_INCLUSION_NINE;
+   return !d1_has_policy && !general_from_l1;
 }
 
 /* The helpers count misses only: how often each event happened comes
@@ -150,12 +164,16 @@ Bool ll_ref_missed(Addr addr, UWord size)
           : cg_cache_ref_missed(&LL, addr, (UChar)size);
 }
 
-/* The middle level, then LL: as below_l1, for a run with --L2.  Out of
-   line: the default hierarchy pays only below_l1's test of has_l2. */
+/* The middle level, then LL, or the general path below the L1s: as
+   below_l1, for a run with --L2 or a prefetcher of L2 or LL.  Out of
+   line: the default hierarchy pays only below_l1's test of
+   below_special. */
 static __attribute__((noinline))
-UWord below_l1_through_l2(CostCentre* cc, Addr addr, UWord size,
-                          UWord first, UWord counted)
+UWord below_l1_special(CostCentre* cc, Addr addr, UWord size,
+                       UWord first, UWord counted)
 {
+   if (general_below_l1)
+      return cg_hierarchy_below_l1(cc, addr, size, first, counted);
    /* The L2 miss counter of each `first` */
    if (!(l2_has_policy ? cg_policy_ref_missed(&l2_policy, addr, (UChar)size)
                        : cg_cache_ref_missed(&L2, addr, (UChar)size)))
@@ -179,8 +197,8 @@ UWord below_l1(CostCentre* cc, Addr addr, UWord size, UWord first,
                UWord counted)
 {
    cc->count[first + 1] += counted;
-   if (UNLIKELY(has_l2))
-      return below_l1_through_l2(cc, addr, size, first, counted);
+   if (UNLIKELY(below_special))
+      return below_l1_special(cc, addr, size, first, counted);
    if (ll_ref_missed(addr, size)) {
       cc->count[first + 2] += counted;
       return 2;
@@ -216,8 +234,8 @@ static __attribute__((noinline))
 UWord special_access(CacheLevel* l1, CostCentre* cc, Addr addr, UWord size,
                      UWord first, UWord counted)
 {
-   if (inclusion != CG_INCLUSION_NINE)
-      return cg_inclusion_access(l1, cc, addr, size, first, counted);
+   if (general_from_l1)
+      return cg_hierarchy_access(l1, cc, addr, size, first, counted);
    if (!policy_l1_ref_missed(l1, addr, size))
       return 0;
    return below_l1(cc, addr, size, first, counted);

@@ -15,7 +15,7 @@
 #include "cg_config.h"
 #include "cg_costs.h"
 #include "cg_policy.h"
-#include "cg_inclusion.h"
+#include "cg_hierarchy.h"
 
 /* Whether the L1s' MRU mirrors fit the tool's static data, where the
    group checkers (cg_checkers.c) reach them with 32-bit addresses. */
@@ -28,11 +28,13 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* I1,
    `policies`: each level's replacement policy, indexed by CG_SIM_I1,
    CG_SIM_D1, CG_SIM_L2, CG_SIM_LL (an L1's plru, random or lru only). */
 enum { CG_SIM_I1, CG_SIM_D1, CG_SIM_L2, CG_SIM_LL, CG_SIM_N_LEVELS };
-/* `inclusion`: --LL-inclusion (cg_inclusion.c for other than nine). */
+/* `inclusion`: --LL-inclusion; `prefetch`: each level's prefetcher,
+   indexed as `policies` (cg_hierarchy.c simulates the models they make
+   other than 3.19's). */
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
                  const CacheGeometry* L2, const CacheGeometry* LL,
                  const CgPolicy* policies, CgInclusion inclusion,
-                 Bool with_log);
+                 const CgPrefetchKind* prefetch, Bool with_log);
 /* Whether a line can leave an L1 other than by that L1's own fill
    (--LL-inclusion=inclusive): then no fetch is a known hit because the
    previous one touched its line (cg_deliver.c). */

@@ -90,6 +90,27 @@ static void print_unified_level(const HChar* refs_label,
                    percent(misses[2], dw), w);
 }
 
+/* A line for each level with a prefetcher (manual 5.10) */
+static void print_prefetches(const ULong* t, const Widths* w)
+{
+   static const struct { CgEvent ev; const HChar* label; } levels[] = {
+      { EV_D1_PF, "D1  prefetches: " }, { EV_L2_PF, "L2  prefetches: " },
+      { EV_LL_PF, "LL  prefetches: " }
+   };
+   UInt i;
+   Bool first = True;
+
+   for (i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+      if (!cg_output_event_selected(levels[i].ev))
+         continue;
+      if (first)
+         VG_(umsg)("\n");
+      first = False;
+      VG_(umsg)("%s%'*llu  (%'llu useful)\n", levels[i].label, w->total - 2,
+                t[levels[i].ev], t[levels[i].ev + 1]);
+   }
+}
+
 static void print_cache_summary(const ULong* t, const Widths* w)
 {
    ULong ir = t[EV_IR], dr = t[EV_DR], dw = t[EV_DW];
@@ -146,6 +167,7 @@ static void print_cache_summary(const ULong* t, const Widths* w)
    }
    print_unified_level("LL refs:      ", "LL misses:    ", "LL miss rate:  ",
                        t, with_l2 ? l2 : l1, ll, w);
+   print_prefetches(t, w);
 }
 
 /* A run without conditional (or indirect) branches reports one: the

@@ -6,8 +6,9 @@
      cg_config.c      cache geometry: host detection, adjustment, checks
      cg_cache.c       one generic LRU cache level (I1, D1 and LL instances)
      cg_policy.c      other replacement policies (--LL-policy, ...)
-     cg_inclusion.c   the hierarchy under --LL-inclusion=inclusive or
-                      exclusive: victims, removals
+     cg_hierarchy.c   the general path through the levels: inclusion
+                      modes (victims, removals), prefetch fills
+     cg_prefetch.c    which lines a level's prefetcher fetches
      cg_trace.c       --trace-out-file: every simulated access, for the
                       tests' reference model
      cg_sim.c         the cache hierarchy, and the helpers that feed it
@@ -59,8 +60,9 @@
 
 /* Cachegrind 3.19's events in its output order, then those of the
    middle level (--L2), which the output puts between the L1's and LL's
-   (cg_event_output_order): appended, so that 3.19's keep their
-   indexes, and a miss's LL counter is still its L1 counter + 1. */
+   (cg_event_output_order), and the prefetchers': appended, so that
+   3.19's keep their indexes, and a miss's LL counter is still its L1
+   counter + 1. */
 typedef enum {
    EV_IR = 0,          /* instructions executed            (Ir)   */
    EV_I1_MISS,         /* I1 misses                        (I1mr) */
@@ -78,6 +80,15 @@ typedef enum {
    EV_I2_MISS,         /* L2 misses caused by fetches      (I2mr) */
    EV_D2_READ_MISS,    /*                                  (D2mr) */
    EV_D2_WRITE_MISS,   /*                                  (D2mw) */
+   /* Prefetches issued by a level's prefetcher, and those a demand
+      access hit before eviction (--D1-prefetch, ...): each pair in this
+      order (cg_hierarchy.c counts the second as the first + 1) */
+   EV_D1_PF,           /*                                  (D1pf) */
+   EV_D1_PF_USEFUL,    /*                                  (D1pfu) */
+   EV_L2_PF,           /*                                  (L2pf) */
+   EV_L2_PF_USEFUL,    /*                                  (L2pfu) */
+   EV_LL_PF,           /*                                  (LLpf) */
+   EV_LL_PF_USEFUL,    /*                                  (LLpfu) */
    CG_N_EVENTS
 } CgEvent;
 

@@ -13,10 +13,11 @@
 # centre), and the model on it must give ours' totals and every line's
 # counts -- under those geometries (LRU), each replacement policy of
 # manual 5.7 (seeds included, with and without the access log), a
-# middle level (5.8) and both inclusion modes (5.9).  Known answers: a
-# cyclic scan that defeats LRU and not BRRIP, and working sets that fit
-# D1, L2, LL, L2 with an exclusive LL, or nothing (refmodel/cyclic.c,
-# known by construction).  Bad values of the new options end the run
+# middle level (5.8), both inclusion modes (5.9) and the prefetchers
+# (5.10).  Known answers: a cyclic scan that defeats LRU and not BRRIP,
+# working sets that fit D1, L2, LL, L2 with an exclusive LL, or nothing,
+# and scans the prefetchers hide (refmodel/cyclic.c, known by
+# construction).  Bad values of the new options end the run
 # with the option named.
 #
 # Environment: as for every CgTest file (CG_JOBS, CG_ONLY, CG_KEEP_TMP).
@@ -95,6 +96,16 @@ my @L2_RUNS = (
      '--LL-policy=srrip'],
     [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
      '--LL-inclusion=exclusive', '--data-profile=yes'],
+    # Prefetchers (manual 5.10): D1's (no log), L2's and LL's (log and
+    # thread), with policies, the data profile, and no log
+    [@L1_SMALL, '--LL=16384,8,32', '--D1-prefetch=next-line'],
+    [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,128', '--L2-prefetch=stream',
+     '--LL-prefetch=stream'],
+    [@L1_SMALL, '--L2=8192,4,32', '--LL=16384,8,32', '--D1-prefetch=next-line',
+     '--L2-prefetch=next-line', '--D1-policy=plru', '--LL-policy=brrip', '--seed=2'],
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
+     '--L2-prefetch=next-line', '--data-profile=yes'],
+    [@L1_SMALL, '--LL=16384,8,128', '--LL-prefetch=stream', '--interval-size=100k'],
 );
 
 my @cases;
@@ -319,6 +330,49 @@ my $n = run_cases(\@cases, sub {
     }
 }
 
+# Known answers for the prefetchers (manual 5.10), the same caches and
+# scan: next-line in D1 hides every read of a pass but its first (that
+# line's predecessor was the buffer's last), so D1mr is one a pass; in L2
+# it does the same for D2mr; a stream prefetcher of L2 or LL misses the
+# few lines that start each pass's stream and hides the rest.
+{
+    my $csrc = File::Spec->catfile(tests_dir(), 'refmodel', 'cyclic.c');
+    my $cyclic = File::Spec->catfile(build_root(), 'refmodel', 'cyclic');
+    my ($mark) = grep { (split /\n/, slurp($csrc))[$_ - 1] =~ /MARK: scan/ }
+                 1 .. scalar(split /\n/, slurp($csrc));
+    my @caches = ('--I1=32768,8,64', '--D1=1024,2,64', '--L2=4096,4,64', '--LL=16384,8,64');
+    # [lines, prefetch option, the scan's counts that must hold]
+    my @table = (
+        [192, '--D1-prefetch=next-line', { D1mr => 50, D2mr => 50, D1pf => 9600, D1pfu => 9550 }],
+        [512, '--L2-prefetch=next-line', { D1mr => 25600, D2mr => 50, L2pf => 25600, L2pfu => 25550 }],
+        [512, '--L2-prefetch=stream', { D1mr => 25600, D2mr => ['<', 2560] }],
+        [512, '--LL-prefetch=stream', { D2mr => 25600, DLmr => ['<', 2560] }],
+    );
+    SKIP: {
+        skip 'cyclic.c not built', 1 unless -x $cyclic;
+        for my $row (@table) {
+            my ($n, $pf, $want) = @$row;
+            my $o = ours_against_model([@caches, $pf], [$cyclic, $n, 50]);
+            ok($o->{content}, "cyclic $n $pf: a main file") or next;
+            my $p = parse_cgout(\$o->{content});
+            my ($key) = grep { /cyclic\.c\x00main\x00\Q$mark\E$/ } keys %{ $p->{costs} };
+            ok($key, "cyclic $n $pf: the scan's line is in the file") or next;
+            my %c;
+            @c{ @{ $p->{event_names} } } = split ' ', $p->{costs}{$key};
+            for my $ev (sort keys %$want) {
+                if (ref $want->{$ev}) {
+                    cmp_ok($c{$ev}, $want->{$ev}[0], $want->{$ev}[1],
+                           "cyclic $n lines, $pf: the scan's $ev ($c{$ev}) < $want->{$ev}[1]");
+                } else {
+                    is($c{$ev}, $want->{$ev}, "cyclic $n lines, $pf: the scan's $ev");
+                }
+            }
+            is($o->{ours}, $o->{model}, "cyclic $n lines, $pf: ours are the reference model's");
+            is($o->{line_diff} // '', '', "cyclic $n lines, $pf: per line too");
+        }
+    }
+}
+
 # Bad values: the option is named, the run ends before the program.
 for my $bad (['--LL-policy=lfu', 'the policy is one of'],
              ['--LL-policy=plru', 'plru needs a power-of-two associativity',
@@ -333,7 +387,14 @@ for my $bad (['--LL-policy=lfu', 'the policy is one of'],
              ['--LL-inclusion=exclusive', "LL's line size (128) must be that of the level above it (L2)",
               '--L2=8192,4,64', '--LL=16384,8,128'],
              ['--LL-inclusion=exclusive', "LL's line size (128) must be that of the levels above it (I1 and D1)",
-              '--I1=32768,8,64', '--D1=32768,8,64', '--LL=16384,8,128']) {
+              '--I1=32768,8,64', '--D1=32768,8,64', '--LL=16384,8,128'],
+             ['--D1-prefetch=stream', 'the prefetcher is one of none, next-line'],
+             ['--L2-prefetch=stride', 'the prefetcher is one of none, next-line, stream',
+              '--L2=262144,8,64'],
+             ['--LL-prefetch=next-line', 'the prefetcher is one of none, stream'],
+             ['--L2-prefetch=stream', 'there is no L2 (--L2)'],
+             ['--LL-prefetch=stream', 'prefetchers are modelled with --LL-inclusion=nine only',
+              '--LL-inclusion=inclusive']) {
     my ($opt, $text, @more) = @$bad;
     my ($name) = split /=/, $opt;
     my $o = run_ours([@more, $opt], ['/bin/true']);

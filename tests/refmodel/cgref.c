@@ -24,6 +24,14 @@
      access looks up LL.  A modify is one access, counted as a read.
    - With --L2 (manual.md 5.8), an L1 miss looks up L2 instead, and an
      L2 miss the same access in LL.
+   - With --D1-prefetch, --L2-prefetch and --LL-prefetch (manual.md
+     5.10; next-line or stream), after an access each level it reached
+     that has a prefetcher, from the top, fetches its lines: a line
+     already there is not fetched; else it is counted (pf), fills the
+     level marked and its first byte's block is looked up unmarked in
+     each level below.  A demand hit on a marked line unmarks it and
+     counts a useful prefetch (pfu).  The counts then end with "D1pf
+     D1pfu L2pf L2pfu LLpf LLpfu" for the levels that have one.
    - With --LL-inclusion=inclusive (manual.md 5.9), each line LL evicts
      is removed from I1, D1 and L2 (every upper line inside it) at once;
      with exclusive, LL's look-up removes the lines it finds and fills
@@ -49,6 +57,7 @@
    Usage: cgref --I1=<size>,<assoc>,<line> --D1=... --LL=... [--L2=...]
                 [--I1-policy=<p>] [--D1-policy=<p>] [--L2-policy=<p>]
                 [--LL-policy=<p>] [--LL-inclusion=<m>] [--seed=<n>]
+                [--D1-prefetch=<p>] [--L2-prefetch=<p>] [--LL-prefetch=<p>]
                 [--per-cc] < trace */
 
 #include <inttypes.h>
@@ -65,6 +74,13 @@ typedef struct {
    uint64_t  assoc;
    uint64_t  line;
    uint64_t* tags;      /* sets * assoc, MRU first; 0: empty */
+   uint8_t*  mark;      /* per way (moving with its tag under LRU): a
+                           prefetch brought the line, no demand hit yet */
+   int       prefetcher;   /* NONE, NEXT_LINE, STREAM */
+   int       pf_index;     /* its column pair among the pf counts: D1 0,
+                              L2 1, LL 2 */
+   uint64_t  last_line[8]; /* stream: per stream */
+   int64_t   run[8];
    /* Other policies (LL only): tags stay where they were put */
    int       policy;
    uint8_t*  valid;     /* per way */
@@ -92,19 +108,27 @@ static void level_init(Level* l, const char* spec, const char* opt)
    l->line = line;
    /* Tags are block numbers + 1, so that 0 means an empty way */
    l->tags = calloc(l->sets * l->assoc, sizeof(uint64_t));
-   if (l->tags == NULL)
+   l->mark = calloc(l->sets * l->assoc, 1);
+   if (l->tags == NULL || l->mark == NULL)
       die("out of memory for ", opt);
 }
 
 /* The block a miss evicted: block + 1, 0 if it took an empty way */
 static uint64_t evicted;
+/* How a look-up treats marks (manual.md 5.10): a demand hit takes the
+   mark off (and was_marked says it was there); a prefetch's fill puts
+   one on; a pass-through (a prefetch below its level) does neither. */
+enum { DEMAND, PREFETCH, PASS };
+static int was_marked;
 
 /* One block; 1 if it missed. */
-static int lookup_block(Level* l, uint64_t block)
+static int lookup_block(Level* l, uint64_t block, int kind)
 {
    uint64_t* set = l->tags + (block % l->sets) * l->assoc;
+   uint8_t* mark = l->mark + (block % l->sets) * l->assoc;
    uint64_t tag = block + 1;
    uint64_t i, found = l->assoc;
+   uint8_t m;
 
    for (i = 0; i < l->assoc; i++)
       if (set[i] == tag) {
@@ -112,12 +136,25 @@ static int lookup_block(Level* l, uint64_t block)
          break;
       }
    evicted = found == l->assoc ? set[l->assoc - 1] : 0;
+   was_marked = 0;
+   if (found == l->assoc) {
+      m = kind == PREFETCH;
+   } else {
+      m = mark[found];
+      if (kind == DEMAND && m) {
+         was_marked = 1;
+         m = 0;
+      }
+   }
    /* Move everything above the found way (or the whole set, dropping
       its last block) down by one, and put the block in front */
    i = found == l->assoc ? l->assoc - 1 : found;
-   for (; i > 0; i--)
+   for (; i > 0; i--) {
       set[i] = set[i - 1];
+      mark[i] = mark[i - 1];
+   }
    set[0] = tag;
+   mark[0] = m;
    return found == l->assoc;
 }
 
@@ -166,7 +203,7 @@ static uint64_t plru_victim(const uint8_t* bits, uint64_t assoc)
    return lo;
 }
 
-static int lookup_block_policy(Level* l, uint64_t block)
+static int lookup_block_policy(Level* l, uint64_t block, int kind)
 {
    uint64_t s = block % l->sets;
    uint64_t* tags = l->tags + s * l->assoc;
@@ -176,8 +213,13 @@ static int lookup_block_policy(Level* l, uint64_t block)
    uint64_t w, victim;
    int have_victim = 0;
 
+   was_marked = 0;
    for (w = 0; w < l->assoc; w++)
       if (valid[w] && tags[w] == block) {
+         if (kind == DEMAND && l->mark[s * l->assoc + w]) {
+            was_marked = 1;
+            l->mark[s * l->assoc + w] = 0;
+         }
          if (l->policy == PLRU)
             plru_access(bits, l->assoc, w);
          else if (l->policy == SRRIP || l->policy == BRRIP)
@@ -210,6 +252,7 @@ static int lookup_block_policy(Level* l, uint64_t block)
    }
    tags[victim] = block;
    valid[victim] = 1;
+   l->mark[s * l->assoc + victim] = kind == PREFETCH;
    if (l->policy == PLRU)
       plru_access(bits, l->assoc, victim);
    else if (l->policy == SRRIP)
@@ -227,9 +270,13 @@ static int remove_block(Level* l, uint64_t block)
 
    for (w = 0; w < l->assoc; w++) {
       if (l->policy == LRU && tags[w] == block + 1) {
-         for (; w + 1 < l->assoc; w++)
+         uint8_t* mark = l->mark + s * l->assoc;
+         for (; w + 1 < l->assoc; w++) {
             tags[w] = tags[w + 1];
+            mark[w] = mark[w + 1];
+         }
          tags[l->assoc - 1] = 0;
+         mark[l->assoc - 1] = 0;
          return 1;
       }
       if (l->policy != LRU && l->valid[s * l->assoc + w] && tags[w] == block) {
@@ -240,10 +287,30 @@ static int remove_block(Level* l, uint64_t block)
    return 0;
 }
 
+static int lookup_kind(Level* l, uint64_t block, int kind)
+{
+   return l->policy == LRU ? lookup_block(l, block, kind)
+                           : lookup_block_policy(l, block, kind);
+}
+
 static int lookup(Level* l, uint64_t block)
 {
-   return l->policy == LRU ? lookup_block(l, block)
-                           : lookup_block_policy(l, block);
+   return lookup_kind(l, block, DEMAND);
+}
+
+/* Whether a block is in a level (nothing changes) */
+static int present(const Level* l, uint64_t block)
+{
+   uint64_t s = block % l->sets, w;
+
+   for (w = 0; w < l->assoc; w++) {
+      if (l->policy == LRU && l->tags[s * l->assoc + w] == block + 1)
+         return 1;
+      if (l->policy != LRU && l->valid[s * l->assoc + w]
+          && l->tags[s * l->assoc + w] == block)
+         return 1;
+   }
+   return 0;
 }
 
 /* The blocks of an access in a level's lines: n of them (1 or 2) */
@@ -255,9 +322,24 @@ static int blocks_of(const Level* l, uint64_t addr, uint64_t size,
    return b[1] == b[0] ? 1 : 2;
 }
 
-/* The victims of the last access_level (blocks, not + 1) */
-static uint64_t victims[2];
-static int n_victims;
+/* D1, L2 (or NULL) and LL, for the prefetchers' fills below a level */
+static Level* all_levels[3];
+
+/* The victims of the last access_level (blocks, not + 1), and its
+   blocks that missed or hit a marked line (next-line's triggers) */
+static uint64_t victims[2], triggers[2];
+static int n_victims, n_triggers;
+/* Prefetches issued and useful, per prefetching level (D1, L2, LL):
+   in total, and of the current cost centre (NULL without --per-cc) */
+static uint64_t pf_count[3][2];
+static uint64_t (*pf_cc)[2];
+
+static void count_pf(int level, int useful)
+{
+   pf_count[level][useful]++;
+   if (pf_cc != NULL)
+      pf_cc[level][useful]++;
+}
 
 static int access_level(Level* l, uint64_t addr, uint64_t size)
 {
@@ -265,13 +347,97 @@ static int access_level(Level* l, uint64_t addr, uint64_t size)
    int n = blocks_of(l, addr, size, b), i, missed = 0;
 
    n_victims = 0;
-   for (i = 0; i < n; i++)
-      if (lookup(l, b[i])) {
+   n_triggers = 0;
+   for (i = 0; i < n; i++) {
+      int m = lookup(l, b[i]);
+      if (m) {
          missed = 1;
          if (evicted != 0)
             victims[n_victims++] = evicted - 1;
       }
+      if (was_marked)
+         count_pf(l->pf_index, 1);
+      if (m || was_marked)
+         triggers[n_triggers++] = b[i];
+   }
    return missed;
+}
+
+/* A prefetch of `block` into `l`, then the levels below it (`below`,
+   NULL-terminated) */
+static void prefetch_into(Level* l, uint64_t block, Level** below)
+{
+   uint64_t addr = block * l->line;
+
+   if (present(l, block))
+      return;
+   count_pf(l->pf_index, 0);
+   lookup_kind(l, block, PREFETCH);
+   for (; *below != NULL; below++)
+      lookup_kind(*below, addr / (*below)->line, PASS);
+}
+
+/* The stream prefetcher's step for an access at `addr` (manual.md
+   5.10); 1 and the line in *out if it fetches */
+static int stream_step(Level* l, uint64_t addr, uint64_t* out)
+{
+   int s = (int)((addr >> 12) % 8);
+   uint64_t line = addr / l->line, last = l->last_line[s];
+   int fetch = 0;
+
+   if (line == last)
+      return 0;
+   if (l->run[s] == 0) {
+      l->run[s] = line == last + 1 ? 1 : line == last - 1 ? -1 : 0;
+   } else if (l->run[s] > 0) {
+      if (line == last + 1) {
+         l->run[s]++;
+         fetch = l->run[s] >= 2;
+         *out = line + 5;
+      } else {
+         l->run[s] = 0;
+      }
+   } else {
+      if (line == last - 1) {
+         l->run[s]--;
+         fetch = l->run[s] <= -2;
+         *out = line - 5;
+      } else {
+         l->run[s] = 0;
+      }
+   }
+   l->last_line[s] = line;
+   return fetch;
+}
+
+/* After an access: the prefetchers of the levels it reached, from the
+   top; trig/n_trig are each one's triggers */
+static void run_prefetchers(Level** reached, int n_reached,
+                            uint64_t trig[][2], const int* n_trig,
+                            uint64_t addr)
+{
+   int r, k;
+
+   for (r = 0; r < n_reached; r++) {
+      Level* l = reached[r];
+      Level* below[3];
+      int nb = 0;
+      if (l->prefetcher == 0)
+         continue;
+      /* the levels under it, whether the access reached them or not */
+      for (k = 0; k < 3; k++)
+         if (all_levels[k] != NULL && all_levels[k]->pf_index > l->pf_index)
+            below[nb++] = all_levels[k];
+      below[nb] = NULL;
+      if (l->prefetcher == 1) {
+         for (k = 0; k < n_trig[r]; k++)
+            prefetch_into(l, trig[r][k] + 1, below);
+      } else {
+         uint64_t line;
+         if (stream_step(l, addr, &line))
+            prefetch_into(l, line, below);
+      }
+   }
 }
 
 /* inclusive: LL's line `block` leaves every upper level */
@@ -302,8 +468,11 @@ static void set_policy(Level* l, const char* name, uint64_t seed)
    l->rng = seed * UINT64_C(0x9E3779B97F4A7C15) + 1;
 }
 
+/* Which levels (D1, L2, LL) have a prefetcher: their pf columns */
+static int pf_on[3];
+
 /* One line of counts, in the tool's order of events */
-static void print_counts(uint64_t count[3][4], int have_l2)
+static void print_counts(uint64_t count[3][4], uint64_t pf[3][2], int have_l2)
 {
    int a, c;
 
@@ -311,7 +480,23 @@ static void print_counts(uint64_t count[3][4], int have_l2)
       for (c = 0; c < 4; c++)
          if (c != 2 || have_l2)
             printf("%s%" PRIu64, a == 0 && c == 0 ? "" : " ", count[a][c]);
+   for (a = 0; a < 3; a++)
+      if (pf_on[a])
+         printf(" %" PRIu64 " %" PRIu64, pf[a][0], pf[a][1]);
    printf("\n");
+}
+
+/* 0 none, 1 next-line, 2 stream */
+static int prefetcher_of(const char* name)
+{
+   if (strcmp(name, "none") == 0)
+      return 0;
+   if (strcmp(name, "next-line") == 0)
+      return 1;
+   if (strcmp(name, "stream") == 0)
+      return 2;
+   die("unknown prefetcher: ", name);
+   return 0;
 }
 
 int main(int argc, char** argv)
@@ -320,6 +505,9 @@ int main(int argc, char** argv)
    int have[3] = { 0, 0, 0 }, have_l2 = 0;
    const char* ll_policy = "lru";
    const char* l2_policy = "lru";
+   const char* d1_pf = "none";
+   const char* l2_pf = "none";
+   const char* ll_pf = "none";
    const char* i1_policy = "lru";
    const char* d1_policy = "lru";
    uint64_t seed = 1;
@@ -329,12 +517,17 @@ int main(int argc, char** argv)
       each fetch its instruction's; data accesses are the last fetch's) */
    int per_cc = 0;
    uint64_t (*cc_count)[3][4] = NULL;
+   uint64_t (*cc_pf)[3][2] = NULL;
    uint64_t n_cc = 0, cc = 0;
    char** cc_name = NULL;   /* "<file>\t<fn>\t<line>" of each, from the
                                trace's C lines */
    char buf[256];
    int a;
 
+   memset(&i1, 0, sizeof i1);
+   memset(&d1, 0, sizeof d1);
+   memset(&l2, 0, sizeof l2);
+   memset(&ll, 0, sizeof ll);
    for (a = 1; a < argc; a++) {
       if (strncmp(argv[a], "--I1=", 5) == 0) {
          level_init(&i1, argv[a] + 5, argv[a]);
@@ -363,6 +556,12 @@ int main(int argc, char** argv)
                      : strcmp(m, "exclusive") == 0 ? EXCLUSIVE : -1;
          if (inclusion < 0)
             die("unknown inclusion: ", m);
+      } else if (strncmp(argv[a], "--D1-prefetch=", 14) == 0) {
+         d1_pf = argv[a] + 14;
+      } else if (strncmp(argv[a], "--L2-prefetch=", 14) == 0) {
+         l2_pf = argv[a] + 14;
+      } else if (strncmp(argv[a], "--LL-prefetch=", 14) == 0) {
+         ll_pf = argv[a] + 14;
       } else if (strcmp(argv[a], "--per-cc") == 0) {
          per_cc = 1;
       } else if (strncmp(argv[a], "--seed=", 7) == 0) {
@@ -378,6 +577,19 @@ int main(int argc, char** argv)
    l2.policy = LRU;
    if (have_l2 && strcmp(l2_policy, "lru") != 0)
       set_policy(&l2, l2_policy, seed);
+   i1.pf_index = -1;
+   d1.pf_index = 0;
+   l2.pf_index = 1;
+   ll.pf_index = 2;
+   d1.prefetcher = prefetcher_of(d1_pf);
+   l2.prefetcher = have_l2 ? prefetcher_of(l2_pf) : 0;
+   ll.prefetcher = prefetcher_of(ll_pf);
+   pf_on[0] = d1.prefetcher != 0;
+   pf_on[1] = l2.prefetcher != 0;
+   pf_on[2] = ll.prefetcher != 0;
+   all_levels[0] = &d1;
+   all_levels[1] = have_l2 ? &l2 : NULL;
+   all_levels[2] = &ll;
    /* Each level its own generator, seeded alike */
    if (strcmp(ll_policy, "lru") != 0)
       set_policy(&ll, ll_policy, seed);
@@ -425,10 +637,12 @@ int main(int argc, char** argv)
          uint64_t old = n_cc;
          n_cc = 2 * cc + 64;
          cc_count = realloc(cc_count, n_cc * sizeof *cc_count);
+         cc_pf = realloc(cc_pf, n_cc * sizeof *cc_pf);
          cc_name = realloc(cc_name, n_cc * sizeof *cc_name);
-         if (cc_count == NULL || cc_name == NULL)
+         if (cc_count == NULL || cc_pf == NULL || cc_name == NULL)
             die("out of memory for the cost centres", "");
          memset(cc_count + old, 0, (n_cc - old) * sizeof *cc_count);
+         memset(cc_pf + old, 0, (n_cc - old) * sizeof *cc_pf);
          memset(cc_name + old, 0, (n_cc - old) * sizeof *cc_name);
       }
       size %= 256;
@@ -436,51 +650,67 @@ int main(int argc, char** argv)
       l1 = kind == 'I' ? &i1 : &d1;
 #define COUNT(level) (count[kind_index][level]++,                          \
                       per_cc ? cc_count[cc][kind_index][level]++ : 0)
-      COUNT(0);
-      if (!access_level(l1, addr, size))
-         continue;
-      COUNT(1);
-      if (have_l2) {
-         if (!access_level(&l2, addr, size))
-            continue;
-         COUNT(2);
-      }
-      if (inclusion == NINE) {
-         if (access_level(&ll, addr, size))
-            COUNT(3);
-      } else if (inclusion == INCLUSIVE) {
-         uint64_t b[2];
-         int n = blocks_of(&ll, addr, size, b), i, missed = 0;
-         for (i = 0; i < n; i++)
-            if (lookup(&ll, b[i])) {
-               missed = 1;
-               if (evicted != 0) {
-                  remove_inside(&i1, &ll, evicted - 1);
-                  remove_inside(&d1, &ll, evicted - 1);
-                  if (have_l2)
-                     remove_inside(&l2, &ll, evicted - 1);
-               }
+      pf_cc = per_cc ? cc_pf[cc] : NULL;
+      {
+         /* The levels the access reached, and their triggers, for the
+            prefetchers afterwards */
+         Level* reached[3];
+         uint64_t trig[3][2];
+         int n_trig[3], n_reached = 0, missed;
+#define REACHED(l) (reached[n_reached] = (l), n_trig[n_reached] = n_triggers, \
+                    memcpy(trig[n_reached], triggers, sizeof triggers),     \
+                    n_reached++)
+         COUNT(0);
+         missed = access_level(l1, addr, size);
+         REACHED(l1);
+         if (missed) {
+            COUNT(1);
+            if (have_l2) {
+               missed = access_level(&l2, addr, size);
+               REACHED(&l2);
+               if (missed)
+                  COUNT(2);
             }
-         if (missed)
-            COUNT(3);
-      } else {
-         /* exclusive: hits leave LL, then the upper level's victims
-            (L2's, or this L1's) go in */
-         uint64_t b[2], up[2];
-         int n = blocks_of(&ll, addr, size, b), i, missed = 0;
-         int n_up = n_victims;
-         up[0] = victims[0];
-         up[1] = victims[1];
-         for (i = 0; i < n; i++)
-            if (!remove_block(&ll, b[i]))
-               missed = 1;
-         for (i = 0; i < n_up; i++)
-            lookup(&ll, up[i]);
-         if (missed)
-            COUNT(3);
+         }
+         if (missed && inclusion == NINE) {
+            if (access_level(&ll, addr, size))
+               COUNT(3);
+            REACHED(&ll);
+         } else if (missed && inclusion == INCLUSIVE) {
+            uint64_t b[2];
+            int n = blocks_of(&ll, addr, size, b), i, ll_missed = 0;
+            for (i = 0; i < n; i++)
+               if (lookup(&ll, b[i])) {
+                  ll_missed = 1;
+                  if (evicted != 0) {
+                     remove_inside(&i1, &ll, evicted - 1);
+                     remove_inside(&d1, &ll, evicted - 1);
+                     if (have_l2)
+                        remove_inside(&l2, &ll, evicted - 1);
+                  }
+               }
+            if (ll_missed)
+               COUNT(3);
+         } else if (missed) {
+            /* exclusive: hits leave LL, then the upper level's victims
+               (L2's, or this L1's) go in */
+            uint64_t b[2], up[2];
+            int n = blocks_of(&ll, addr, size, b), i, ll_missed = 0;
+            int n_up = n_victims;
+            up[0] = victims[0];
+            up[1] = victims[1];
+            for (i = 0; i < n; i++)
+               if (!remove_block(&ll, b[i]))
+                  ll_missed = 1;
+            for (i = 0; i < n_up; i++)
+               lookup(&ll, up[i]);
+            if (ll_missed)
+               COUNT(3);
+         }
+         run_prefetchers(reached, n_reached, trig, n_trig, addr);
       }
    }
-   print_counts(count, have_l2);
+   print_counts(count, pf_count, have_l2);
    for (cc = 0; per_cc && cc < n_cc; cc++) {
       int k, any = 0;
       for (k = 0; k < 3; k++)
@@ -491,7 +721,7 @@ int main(int argc, char** argv)
          printf("%s\t", cc_name[cc]);
       else
          printf("%" PRIu64 "\t", cc);
-      print_counts(cc_count[cc], have_l2);
+      print_counts(cc_count[cc], cc_pf[cc], have_l2);
    }
    return 0;
 }

@@ -1,0 +1,351 @@
+/* cg_hierarchy.c -- the general path through the cache hierarchy
+   (cg_hierarchy.h states the rules): the inclusion modes and the
+   prefetchers.
+
+   Owns: the levels' victims, removals, prefetch fills and marks, and the
+   MRU mirrors of the L1s when it changes a set behind compiled code's
+   back.
+   Must not: run for 3.19's model, which cg_sim.c simulates on its own
+   fast path.
+
+   Why it is shaped so: these are options for modelling.  An access
+   takes one plain path through every level, victims and marks included,
+   and cg_sim.c reaches it by the branch it already takes for an L1
+   under a policy (or, with prefetchers below the L1s only, by the one
+   it takes below L1 for a middle level).  Compiled code's MRU filter
+   skips an access to its set's last-accessed line; whatever else
+   changes an L1 set must be seen by it: such runs have no access log
+   (cg_main.c), and the model writes a changed set's mirror slot with
+   CG_NO_BLOCK's value, which no access matches (a removed MRU line
+   under inclusive, a prefetch fill into D1). */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "cg_hierarchy.h"
+#include "cg_tool.h"
+
+enum { LEVEL_I1, LEVEL_D1, LEVEL_L2, LEVEL_LL, N_LEVELS };
+
+typedef struct {
+   CacheLevel*  cache;
+   PolicyLevel* policy;        /* NULL: LRU */
+   Bool         has_prefetcher;
+   CgPrefetcher prefetcher;
+   UInt         pf_event;      /* its issued prefetches; useful ones + 1 */
+} Level;
+
+/* What one access did at a level, for its prefetcher */
+typedef struct {
+   Int   level;
+   UWord triggers[2];          /* blocks that missed or hit a marked line */
+   Int   n_triggers;
+} Step;
+
+static CgInclusion mode;
+static Level levels[N_LEVELS];
+static Bool has_l2;
+
+static const HChar* const mode_names[] = { "nine", "inclusive", "exclusive" };
+
+Bool cg_inclusion_from_name(const HChar* name, CgInclusion* out)
+{
+   UInt i;
+
+   for (i = 0; i < sizeof mode_names / sizeof mode_names[0]; i++)
+      if (VG_(strcmp)(name, mode_names[i]) == 0) {
+         *out = (CgInclusion)i;
+         return True;
+      }
+   return False;
+}
+
+const HChar* cg_inclusion_name(CgInclusion m)
+{
+   return mode_names[m];
+}
+
+static void set_level(Int i, CgSimLevel l, UInt pf_event)
+{
+   levels[i].cache = l.cache;
+   levels[i].policy = l.policy;
+   levels[i].pf_event = pf_event;
+   levels[i].has_prefetcher = l.prefetch != CG_PREFETCH_NONE;
+   cg_prefetch_init(&levels[i].prefetcher, l.prefetch, l.cache->line_bits);
+   /* Victims and marks need full tags (a policy's are already); the
+      inclusion modes start every level empty */
+   if (l.policy == NULL) {
+      if (mode != CG_INCLUSION_NINE)
+         cg_cache_level_start_empty(l.cache);
+      else
+         cg_cache_level_use_full_tags(l.cache);
+   }
+}
+
+void cg_hierarchy_init(CgInclusion m, CgSimLevel i1, CgSimLevel d1,
+                       const CgSimLevel* l2, CgSimLevel ll)
+{
+   mode = m;
+   has_l2 = l2 != NULL;
+   set_level(LEVEL_I1, i1, 0);
+   set_level(LEVEL_D1, d1, EV_D1_PF);
+   if (has_l2)
+      set_level(LEVEL_L2, *l2, EV_L2_PF);
+   set_level(LEVEL_LL, ll, EV_LL_PF);
+}
+
+/*------------------------------------------------------------*/
+/*--- One level                                            ---*/
+/*------------------------------------------------------------*/
+
+static UInt block_lookup(Level* l, UWord block, CgLookupKind kind,
+                         UWord* victim)
+{
+   CacheLevel* c = l->cache;
+   UInt outcome = l->policy != NULL
+                  ? cg_policy_block_lookup(l->policy, block, kind, victim)
+                  : cg_cache_block_lookup(c, block, kind, victim);
+
+   /* Without the log the model keeps the mirror: after a demand access,
+      its line is what compiled code may skip next (cg_cache.h); after a
+      prefetch fill, nothing in the set may be skipped */
+   if (c->sim_writes_mru)
+      *cg_cache_mru_slot(c, block)
+         = cg_cache_mru_value(c, kind == CG_LOOKUP_DEMAND ? block
+                                                          : CG_NO_BLOCK);
+   return outcome;
+}
+
+static Bool block_present(const Level* l, UWord block)
+{
+   return l->policy != NULL ? cg_policy_block_present(l->policy, block)
+                            : cg_cache_block_present(l->cache, block);
+}
+
+static Bool block_remove(Level* l, UWord block)
+{
+   CacheLevel* c = l->cache;
+   Bool removed = l->policy != NULL
+                  ? cg_policy_block_invalidate(l->policy, block)
+                  : cg_cache_block_invalidate(c, block);
+
+   if (removed && c->sim_writes_mru
+       && *cg_cache_mru_slot(c, block) == cg_cache_mru_value(c, block))
+      *cg_cache_mru_slot(c, block) = cg_cache_mru_value(c, CG_NO_BLOCK);
+   return removed;
+}
+
+/* The blocks of [addr, addr + size) in `l`'s lines: one, or two for a
+   straddle (sizes are 8-bit, as in cg_cache_ref_missed). */
+static Int blocks_of(const Level* l, Addr addr, UWord size, UWord blocks[2])
+{
+   Int bits = l->cache->line_bits;
+
+   blocks[0] = addr >> bits;
+   blocks[1] = (addr + (UChar)size - 1) >> bits;
+   if (blocks[1] == blocks[0])
+      return 1;
+   if (blocks[1] != blocks[0] + 1)
+      VG_(tool_panic)("item straddles more than two cache sets");
+   return 2;
+}
+
+/* A demand look-up of the access's blocks in level `i`; True if either
+   missed.  Victims go to `victims` (at most two), and what the level's
+   prefetcher needs to `step`; a hit on a marked line counts as a useful
+   prefetch. */
+static Bool demand(Int i, CostCentre* cc, UWord counted, Addr addr,
+                   UWord size, UWord victims[2], Int* n_victims, Step* step)
+{
+   Level* l = &levels[i];
+   UWord blocks[2], victim;
+   Int n = blocks_of(l, addr, size, blocks), k;
+   Bool missed = False;
+
+   *n_victims = 0;
+   step->level = i;
+   step->n_triggers = 0;
+   for (k = 0; k < n; k++) {
+      UInt outcome = block_lookup(l, blocks[k], CG_LOOKUP_DEMAND, &victim);
+      if (outcome & CG_LOOKUP_MISSED) {
+         missed = True;
+         if (victim != CG_NO_BLOCK)
+            victims[(*n_victims)++] = victim;
+      }
+      if (outcome & CG_LOOKUP_WAS_MARKED)
+         cc->count[l->pf_event + 1] += counted;
+      if (outcome != 0)
+         step->triggers[step->n_triggers++] = blocks[k];
+   }
+   return missed;
+}
+
+/*------------------------------------------------------------*/
+/*--- LL under each inclusion mode                         ---*/
+/*------------------------------------------------------------*/
+
+/* inclusive: the lines of every upper level inside LL's line `block` */
+static void remove_from_upper_levels(UWord ll_block)
+{
+   Int ll_bits = levels[LEVEL_LL].cache->line_bits;
+   Int i;
+
+   for (i = LEVEL_I1; i <= LEVEL_L2; i++) {
+      Level* l = &levels[i];
+      Int bits;
+      UWord b, from, to;
+
+      if (i == LEVEL_L2 && !has_l2)
+         continue;
+      bits = l->cache->line_bits;
+      if (bits <= ll_bits) {
+         from = ll_block << (ll_bits - bits);
+         to = (ll_block + 1) << (ll_bits - bits);
+      } else {
+         from = ll_block >> (bits - ll_bits);
+         to = from + 1;
+      }
+      for (b = from; b < to; b++)
+         block_remove(l, b);
+   }
+}
+
+static Bool ll_inclusive(Addr addr, UWord size)
+{
+   Level* ll = &levels[LEVEL_LL];
+   UWord blocks[2], victim;
+   Int n = blocks_of(ll, addr, size, blocks), i;
+   Bool missed = False;
+
+   for (i = 0; i < n; i++)
+      if (block_lookup(ll, blocks[i], CG_LOOKUP_DEMAND, &victim)
+          & CG_LOOKUP_MISSED) {
+         missed = True;
+         if (victim != CG_NO_BLOCK)
+            remove_from_upper_levels(victim);
+      }
+   return missed;
+}
+
+/* exclusive: found lines leave LL; then the upper level's victims come
+   in (a look-up each, whose own victim is dropped) */
+static Bool ll_exclusive(Addr addr, UWord size, const UWord* victims,
+                         Int n_victims)
+{
+   Level* ll = &levels[LEVEL_LL];
+   UWord blocks[2], dropped;
+   Int n = blocks_of(ll, addr, size, blocks), i;
+   Bool missed = False;
+
+   for (i = 0; i < n; i++)
+      if (!block_remove(ll, blocks[i]))
+         missed = True;
+   for (i = 0; i < n_victims; i++)
+      block_lookup(ll, victims[i], CG_LOOKUP_DEMAND, &dropped);
+   return missed;
+}
+
+/*------------------------------------------------------------*/
+/*--- Prefetches                                           ---*/
+/*------------------------------------------------------------*/
+
+static void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
+{
+   Level* l = &levels[i];
+   Addr addr = block << l->cache->line_bits;
+   UWord victim;
+   Int below;
+
+   if (block_present(l, block))
+      return;
+   cc->count[l->pf_event] += counted;
+   block_lookup(l, block, CG_LOOKUP_PREFETCH, &victim);
+   for (below = i < LEVEL_L2 ? LEVEL_L2 : i + 1; below <= LEVEL_LL; below++) {
+      Level* b = &levels[below];
+      if (below == LEVEL_L2 && !has_l2)
+         continue;
+      block_lookup(b, addr >> b->cache->line_bits, CG_LOOKUP_PASS, &victim);
+   }
+}
+
+static void run_prefetchers(const Step* steps, Int n_steps, Addr addr,
+                            CostCentre* cc, UWord counted)
+{
+   Int s;
+
+   for (s = 0; s < n_steps; s++) {
+      Level* l = &levels[steps[s].level];
+      UWord lines[2];
+      Int n, k;
+
+      if (!l->has_prefetcher)
+         continue;
+      n = cg_prefetch_lines(&l->prefetcher, addr, steps[s].triggers,
+                            steps[s].n_triggers, lines);
+      for (k = 0; k < n; k++)
+         prefetch(steps[s].level, lines[k], cc, counted);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- An access                                            ---*/
+/*------------------------------------------------------------*/
+
+/* From level `top` (an L1, or below one whose miss is counted) down */
+static UWord access_from(Int top, CostCentre* cc, Addr addr, UWord size,
+                         UWord first, UWord counted)
+{
+   Step steps[N_LEVELS];
+   Int n_steps = 0, n_victims = 0;
+   UWord victims[2];
+   UWord outcome = 1;
+   Bool ll_missed;
+
+   if (top <= LEVEL_D1) {
+      if (!demand(top, cc, counted, addr, size, victims, &n_victims,
+                  &steps[n_steps++])) {
+         outcome = 0;
+         goto done;
+      }
+      cc->count[first + 1] += counted;
+   }
+   if (has_l2) {
+      if (!demand(LEVEL_L2, cc, counted, addr, size, victims, &n_victims,
+                  &steps[n_steps++]))
+         goto done;
+      cc->count[cg_l2_miss_event(first)] += counted;
+   }
+   switch (mode) {
+   case CG_INCLUSION_INCLUSIVE:
+      ll_missed = ll_inclusive(addr, size);
+      break;
+   case CG_INCLUSION_EXCLUSIVE:
+      ll_missed = ll_exclusive(addr, size, victims, n_victims);
+      break;
+   default:
+      ll_missed = demand(LEVEL_LL, cc, counted, addr, size, victims,
+                         &n_victims, &steps[n_steps++]);
+      break;
+   }
+   if (ll_missed) {
+      cc->count[first + 2] += counted;
+      outcome = 2;
+   }
+done:
+   run_prefetchers(steps, n_steps, addr, cc, counted);
+   return outcome;
+}
+
+UWord cg_hierarchy_access(const CacheLevel* l1, CostCentre* cc, Addr addr,
+                          UWord size, UWord first, UWord counted)
+{
+   return access_from(l1 == levels[LEVEL_I1].cache ? LEVEL_I1 : LEVEL_D1,
+                      cc, addr, size, first, counted);
+}
+
+UWord cg_hierarchy_below_l1(CostCentre* cc, Addr addr, UWord size,
+                            UWord first, UWord counted)
+{
+   return access_from(has_l2 ? LEVEL_L2 : LEVEL_LL, cc, addr, size, first,
+                      counted);
+}

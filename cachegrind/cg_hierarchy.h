@@ -1,0 +1,75 @@
+/* cg_hierarchy.h -- the general path through the cache hierarchy: the
+   inclusion modes (--LL-inclusion=inclusive|exclusive) and the
+   prefetchers (--D1-prefetch, --L2-prefetch, --LL-prefetch)
+   (cg_hierarchy.c).  cg_sim.c's own path simulates everything else.
+
+   The inclusion rules, which the manual (5.9) states and
+   tests/refmodel/cgref.c implements independently:
+   - Under inclusive or exclusive every level starts empty, and a fill
+     that takes a valid way's place evicts that way's line (the victim).
+   - nine (the default, Cachegrind 3.19's): nothing more.
+   - inclusive: whenever LL evicts a line, every line of I1, D1 and L2
+     that lies in it is removed too, at once.
+   - exclusive: LL is filled only with the victims of the level above it
+     (L2, or without one the L1 the access went through): a look-up of
+     LL that finds a line removes it from LL (a hit), one that does not
+     is a miss and fills nothing; then each victim of that level's fills
+     for this access, in order, is put in LL as a look-up would (a line
+     already there is touched), LL's own victim being dropped.  LL's line
+     size must equal that level's (the L1s' without L2).
+   The prefetchers' (manual 5.10; which lines: cg_prefetch.h), under
+   nine only:
+   - After an access is done at every level it reached, each of those
+     levels that has a prefetcher, from the top down, fetches the lines
+     its prefetcher names, in order.
+   - A line already in the level is not fetched.  Else the prefetch is
+     issued (the level's pf event, charged to the access's line): the
+     line fills the level, marked, and the block holding its first byte
+     is looked up in each level below (a hit touches it, a miss fills
+     it, unmarked; no miss is counted).
+   - A demand access that hits a marked line takes the mark off and
+     counts the level's pfu event (a useful prefetch). */
+
+#ifndef CG_HIERARCHY_H
+#define CG_HIERARCHY_H
+
+#include "pub_tool_basics.h"
+#include "cg_cache.h"
+#include "cg_costs.h"
+#include "cg_policy.h"
+#include "cg_prefetch.h"
+
+typedef enum {
+   CG_INCLUSION_NINE,        /* non-inclusive non-exclusive: 3.19's */
+   CG_INCLUSION_INCLUSIVE,
+   CG_INCLUSION_EXCLUSIVE
+} CgInclusion;
+
+/* A level as the general path sees it: its tags, its policy (NULL:
+   LRU) and its prefetcher. */
+typedef struct {
+   CacheLevel*    cache;
+   PolicyLevel*   policy;
+   CgPrefetchKind prefetch;
+} CgSimLevel;
+
+/* The mode of a name (False if there is none), and a name's mode. */
+Bool cg_inclusion_from_name(const HChar* name, CgInclusion* mode);
+const HChar* cg_inclusion_name(CgInclusion mode);
+
+/* Before any access; `l2` NULL without a middle level.  The inclusion
+   modes start every level empty. */
+void cg_hierarchy_init(CgInclusion mode, CgSimLevel i1, CgSimLevel d1,
+                       const CgSimLevel* l2, CgSimLevel ll);
+/* One access through `l1` (I1's or D1's cache) and the levels below,
+   its misses counted as cg_sim.c's below_l1 counts them; returns 0 for
+   an L1 hit, 1 for a hit below L1, 2 for an LL miss. */
+UWord cg_hierarchy_access(const CacheLevel* l1, CostCentre* cc, Addr addr,
+                          UWord size, UWord first, UWord counted);
+/* The same for an access that missed its L1 (counted by the caller),
+   from the level below it: under nine, when only levels below the L1s
+   have prefetchers.  Returns 1 or 2. */
+UWord cg_hierarchy_below_l1(CostCentre* cc, Addr addr, UWord size,
+                            UWord first, UWord counted);
+
+#endif /* CG_HIERARCHY_H */

@@ -1,0 +1,86 @@
+/* cg_prefetch.c -- which lines a level's prefetcher fetches ahead
+   (cg_prefetch.h states the rules).
+
+   Owns: each prefetcher's state (the stream table).
+   Must not: touch a cache level; cg_hierarchy.c does the fetching. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "cg_prefetch.h"
+
+#define STREAM_PAGE_BITS 12
+#define STREAM_DISTANCE  5    /* lines ahead */
+
+Bool cg_prefetch_from_name(const HChar* name, CgPrefetchKind* kind)
+{
+   if (VG_(strcmp)(name, "none") == 0)
+      *kind = CG_PREFETCH_NONE;
+   else if (VG_(strcmp)(name, "next-line") == 0)
+      *kind = CG_PREFETCH_NEXT_LINE;
+   else if (VG_(strcmp)(name, "stream") == 0)
+      *kind = CG_PREFETCH_STREAM;
+   else
+      return False;
+   return True;
+}
+
+void cg_prefetch_init(CgPrefetcher* pf, CgPrefetchKind kind, Int line_bits)
+{
+   VG_(memset)(pf, 0, sizeof *pf);
+   pf->kind = kind;
+   pf->line_bits = line_bits;
+}
+
+/* One stream's step; True (and the block in *out) if it fetches */
+static Bool stream_step(CgPrefetcher* pf, Addr addr, UWord* out)
+{
+   UInt s = (UInt)((addr >> STREAM_PAGE_BITS) % CG_PREFETCH_STREAMS);
+   UWord line = addr >> pf->line_bits;
+   UWord last = pf->last_line[s];
+   Long* run = &pf->run[s];
+   Bool fetch = False;
+
+   if (line == last)
+      return False;
+   if (*run == 0) {
+      if (line == last + 1)
+         *run = 1;
+      else if (line == last - 1)
+         *run = -1;
+   } else if (*run > 0) {
+      if (line == last + 1) {
+         (*run)++;
+         fetch = *run >= 2;
+         *out = line + STREAM_DISTANCE;
+      } else {
+         *run = 0;
+      }
+   } else {
+      if (line == last - 1) {
+         (*run)--;
+         fetch = *run <= -2;
+         *out = line - STREAM_DISTANCE;
+      } else {
+         *run = 0;
+      }
+   }
+   pf->last_line[s] = line;
+   return fetch;
+}
+
+Int cg_prefetch_lines(CgPrefetcher* pf, Addr addr, const UWord* triggers,
+                      Int n_triggers, UWord out[2])
+{
+   Int i;
+
+   switch (pf->kind) {
+   case CG_PREFETCH_NEXT_LINE:
+      for (i = 0; i < n_triggers; i++)
+         out[i] = triggers[i] + 1;
+      return n_triggers;
+   case CG_PREFETCH_STREAM:
+      return stream_step(pf, addr, &out[0]) ? 1 : 0;
+   default:
+      return 0;
+   }
+}
