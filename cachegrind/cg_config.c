@@ -187,6 +187,23 @@ void cg_config_unsimulated(CacheGeometry* I1, CacheGeometry* D1,
    set_default_geometry(I1, D1, LL);
 }
 
+Bool cg_config_host_l2(CacheGeometry* L2)
+{
+   VexArch arch;
+   VexArchInfo arch_info;
+   const VexCache* l2;
+
+   VG_(machine_get_VexArchInfo)(&arch, &arch_info);
+   /* A middle level only where there is a level below it */
+   if (arch_info.hwcache_info.num_levels < 3)
+      return False;
+   l2 = find_cache(&arch_info.hwcache_info, UNIFIED_CACHE, 2);
+   if (l2 == NULL)
+      return False;
+   set_geometry(L2, l2->sizeB, l2->assoc, l2->line_sizeB);
+   return cg_geometry_problem(L2) == NULL;
+}
+
 void cg_config_choose(const CacheGeometry* given_I1,
                       const CacheGeometry* given_D1,
                       const CacheGeometry* given_LL,

@@ -24,6 +24,10 @@ void cg_config_choose(const CacheGeometry* given_I1,
                       CacheGeometry* I1, CacheGeometry* D1,
                       CacheGeometry* LL);
 
+/* --cpu=host: the host's level-2 unified cache, if it has one above
+   its last level and its geometry is usable. */
+Bool cg_config_host_l2(CacheGeometry* L2);
+
 /* Geometries for a run that simulates no caches and, as Cachegrind
    3.21 and later, neither detects nor reports any: the defaults, which
    only shape how accesses are split, never a count. */

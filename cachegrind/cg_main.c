@@ -28,6 +28,7 @@
 #include "cg_branch.h"
 #include "cg_checkers.h"
 #include "cg_config.h"
+#include "cg_cpu.h"
 #include "cg_control.h"
 #include "cg_costs.h"
 #include "cg_data.h"
@@ -173,6 +174,49 @@ static CgPrefetchKind checked_prefetch(const HChar* option, const HChar* name,
    return kind;
 }
 
+/* --cpu: a preset fills in what no option gave; host adds the host's
+   L2.  An unknown name ends the run with the option named. */
+static void apply_cpu_option(void)
+{
+   const CgCpuPreset* p;
+   UInt given = cg_clo.model_given;
+
+   if (cg_clo.cpu == NULL)
+      return;
+   if (VG_(strcmp)(cg_clo.cpu, "host") == 0) {
+      if (!cg_clo.L2_given && cg_config_host_l2(&cg_clo.L2))
+         cg_clo.L2_given = True;
+      return;
+   }
+   p = cg_cpu_find(cg_clo.cpu);
+   if (p == NULL) {
+      VG_(umsg)("Bad option: --cpu=%s: no such preset (--cpu=list lists "
+                "them)\n", cg_clo.cpu);
+      VG_(exit)(1);
+   }
+#define FROM_PRESET(given_flag, field, value) \
+   do { if (!(given_flag)) { field = value; } } while (0)
+#define GEOMETRY(level) ((CacheGeometry){ (level).size, (level).assoc, \
+                                          (level).line_size })
+   FROM_PRESET(cg_clo.I1_given, cg_clo.I1, GEOMETRY(p->i1));
+   FROM_PRESET(cg_clo.D1_given, cg_clo.D1, GEOMETRY(p->d1));
+   FROM_PRESET(cg_clo.L2_given, cg_clo.L2, GEOMETRY(p->l2));
+   FROM_PRESET(cg_clo.LL_given, cg_clo.LL, GEOMETRY(p->ll));
+#undef GEOMETRY
+   cg_clo.I1_given = cg_clo.D1_given = cg_clo.L2_given = True;
+   cg_clo.LL_given = True;
+   FROM_PRESET(given & CG_GIVEN_L2_POLICY, cg_clo.L2_policy, p->l2_policy);
+   FROM_PRESET(given & CG_GIVEN_LL_POLICY, cg_clo.LL_policy, p->ll_policy);
+   FROM_PRESET(given & CG_GIVEN_INCLUSION, cg_clo.LL_inclusion, p->inclusion);
+   FROM_PRESET(given & CG_GIVEN_D1_PREFETCH, cg_clo.D1_prefetch,
+               p->d1_prefetch);
+   FROM_PRESET(given & CG_GIVEN_L2_PREFETCH, cg_clo.L2_prefetch,
+               p->l2_prefetch);
+   FROM_PRESET(given & CG_GIVEN_LL_PREFETCH, cg_clo.LL_prefetch,
+               p->ll_prefetch);
+#undef FROM_PRESET
+}
+
 static void cg_post_clo_init(void)
 {
    Int min_line, widest;
@@ -186,6 +230,8 @@ static void cg_post_clo_init(void)
                 "counts the accesses and misses of the cache simulation)\n");
       VG_(exit)(1);
    }
+   if (cg_clo.cache_sim)
+      apply_cpu_option();
    configured = cg_clo.cache_sim || !CG_CACHE_CONFIG_ONLY_IF_SIM;
    if (configured)
       cg_config_choose(cg_clo.I1_given ? &cg_clo.I1 : NULL,

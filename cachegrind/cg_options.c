@@ -6,11 +6,13 @@
    once the host's caches are known). */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
 #include "cg_options.h"
 #include "cg_config.h"
+#include "cg_cpu.h"
 #include "cg_vgcompat.h"
 
 CgOptions cg_clo;
@@ -185,15 +187,30 @@ Bool cg_options_process(const HChar* arg)
                        1, CG_DATA_MAX_CALLERS) {}
    else if VG_BINT_CLO(arg, "--data-stride", cg_clo.data_stride,
                        1, 1 << 20) {}
-   else if VG_STR_CLO(arg, "--I1-policy", cg_clo.I1_policy) {}
-   else if VG_STR_CLO(arg, "--D1-policy", cg_clo.D1_policy) {}
-   else if VG_STR_CLO(arg, "--L2-policy", cg_clo.L2_policy) {}
-   else if VG_STR_CLO(arg, "--LL-inclusion", cg_clo.LL_inclusion) {}
-   else if VG_STR_CLO(arg, "--D1-prefetch", cg_clo.D1_prefetch) {}
-   else if VG_STR_CLO(arg, "--L2-prefetch", cg_clo.L2_prefetch) {}
-   else if VG_STR_CLO(arg, "--LL-prefetch", cg_clo.LL_prefetch) {}
+   else if VG_STR_CLO(arg, "--I1-policy", cg_clo.I1_policy)
+      cg_clo.model_given |= CG_GIVEN_I1_POLICY;
+   else if VG_STR_CLO(arg, "--D1-policy", cg_clo.D1_policy)
+      cg_clo.model_given |= CG_GIVEN_D1_POLICY;
+   else if VG_STR_CLO(arg, "--L2-policy", cg_clo.L2_policy)
+      cg_clo.model_given |= CG_GIVEN_L2_POLICY;
+   else if VG_STR_CLO(arg, "--LL-inclusion", cg_clo.LL_inclusion)
+      cg_clo.model_given |= CG_GIVEN_INCLUSION;
+   else if VG_STR_CLO(arg, "--D1-prefetch", cg_clo.D1_prefetch)
+      cg_clo.model_given |= CG_GIVEN_D1_PREFETCH;
+   else if VG_STR_CLO(arg, "--L2-prefetch", cg_clo.L2_prefetch)
+      cg_clo.model_given |= CG_GIVEN_L2_PREFETCH;
+   else if VG_STR_CLO(arg, "--LL-prefetch", cg_clo.LL_prefetch)
+      cg_clo.model_given |= CG_GIVEN_LL_PREFETCH;
+   else if VG_STR_CLO(arg, "--cpu", cg_clo.cpu) {
+      /* As --help: at once, whatever else the command line says */
+      if (VG_(strcmp)(cg_clo.cpu, "list") == 0) {
+         cg_cpu_print_list();
+         VG_(exit)(0);
+      }
+   }
    else if VG_STR_CLO(arg, "--trace-out-file", cg_clo.trace_out_file) {}
-   else if VG_STR_CLO(arg, "--LL-policy", cg_clo.LL_policy) {}
+   else if VG_STR_CLO(arg, "--LL-policy", cg_clo.LL_policy)
+      cg_clo.model_given |= CG_GIVEN_LL_POLICY;
    else if VG_STR_CLO(arg, "--seed", value) {
       HChar* end;
       cg_clo.seed = VG_(strtoull10)(value, &end);
@@ -211,6 +228,11 @@ void cg_options_print_usage(void)
 "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
 "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
+"    --cpu=<name>|host|list           every level's geometry, policy,\n"
+"                                     inclusion and prefetchers of a CPU\n"
+"                                     (--cpu=list true: the presets; host: this\n"
+"                                     one's levels, L2 included); explicit\n"
+"                                     options override it [none]\n"
 "    --L2=<size>,<assoc>,<line_size>  add a middle level between the L1s and\n"
 "                                     LL, with events I2mr D2mr D2mw [none]\n"
 "    --cache-sim=yes|no               collect cache stats? [%s]\n"

@@ -60,12 +60,22 @@ typedef struct {
    const HChar*  LL_policy;
    ULong         seed;             /* the random policies' generator */
    const HChar*  LL_inclusion;     /* as given (cg_main.c checks it) */
+   const HChar*  cpu;              /* --cpu: a preset, or "host"; NULL */
+   UInt          model_given;      /* CG_GIVEN_* of the options given,
+                                     which a preset must not change */
    const HChar*  D1_prefetch;      /* as given (cg_main.c checks them) */
    const HChar*  L2_prefetch;
    const HChar*  LL_prefetch;
    const HChar*  trace_out_file;   /* the access trace (debug option;
                                      cg_trace.c); NULL = none */
 } CgOptions;
+
+enum {
+   CG_GIVEN_I1_POLICY = 1 << 0, CG_GIVEN_D1_POLICY = 1 << 1,
+   CG_GIVEN_L2_POLICY = 1 << 2, CG_GIVEN_LL_POLICY = 1 << 3,
+   CG_GIVEN_INCLUSION = 1 << 4, CG_GIVEN_D1_PREFETCH = 1 << 5,
+   CG_GIVEN_L2_PREFETCH = 1 << 6, CG_GIVEN_LL_PREFETCH = 1 << 7
+};
 
 extern CgOptions cg_clo;
 

@@ -14,6 +14,7 @@
      desc: <I1|D1|L2|LL> policy:        <policy>[, seed <n>]  (not lru)
      desc: LL inclusion:     <inclusive|exclusive>   (not with nine)
      desc: <D1|L2|LL> prefetcher:    <name>         (not with none)
+     desc: CPU:              <preset or host>       (only with --cpu)
      cmd: <program> <arg>...
      events: <event names>
      fl=<file>      when the file changes
@@ -266,6 +267,11 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
       write_prefetcher(out, "D1", cg_clo.D1_prefetch);
       write_prefetcher(out, "L2", cg_clo.L2_prefetch);
       write_prefetcher(out, "LL", cg_clo.LL_prefetch);
+      if (cg_clo.cpu != NULL && cg_clo.cache_sim) {
+         cg_file_put_str(out, "desc: CPU:              ");
+         cg_file_put_str(out, cg_clo.cpu);
+         cg_file_put_str(out, "\n");
+      }
    }
    write_cmd(out);
    write_events(out);

@@ -9,6 +9,7 @@
      cg_hierarchy.c   the general path through the levels: inclusion
                       modes (victims, removals), prefetch fills
      cg_prefetch.c    which lines a level's prefetcher fetches
+     cg_cpu.c         CPU presets (--cpu)
      cg_trace.c       --trace-out-file: every simulated access, for the
                       tests' reference model
      cg_sim.c         the cache hierarchy, and the helpers that feed it

@@ -373,6 +373,69 @@ my $n = run_cases(\@cases, sub {
     }
 }
 
+# CPU presets (manual 5.11): --cpu=list names them all; each preset,
+# under its own geometry, policies, inclusion and prefetchers, equals the
+# model (its desc: lines give the model its options) on matrix_walk;
+# explicit options override a preset; --cpu=host keeps the detected
+# levels.
+{
+    my @presets = qw(generic skylake-sp golden-cove zen3 zen4 neoverse-n1 neoverse-v1);
+    my $list = run_ours(['--cpu=list'], ['/bin/true']);
+    is($list->{exit_code}, 0, '--cpu=list: exit 0');
+    like($list->{stdout} . $list->{stderr}, qr/^\Q$_\E\s/m, "--cpu=list names $_")
+        for @presets, 'host';
+    # The model's options from a file's desc: lines
+    my $options_of = sub {
+        my ($content) = @_;
+        my @o;
+        while ($content =~ /^desc: (I1|D1|L2|LL) cache:\s+(\d+) B, (\d+) B, (\d+)-way/mg) {
+            push @o, "--$1=$2,$4,$3";
+        }
+        push @o, "--$1-policy=$2" while $content =~ /^desc: (I1|D1|L2|LL) policy:\s+(\w+)/mg;
+        push @o, "--LL-inclusion=$1" if $content =~ /^desc: LL inclusion:\s+(\w+)/m;
+        push @o, "--$1-prefetch=$2" while $content =~ /^desc: (D1|L2|LL) prefetcher:\s+([\w-]+)/mg;
+        return @o;
+    };
+    my %want_desc = (generic => ['32768 B, 64 B, 8-way', '49152 B, 64 B, 12-way',
+                                 '2097152 B, 64 B, 16-way', '33554432 B, 64 B, 16-way']);
+    SKIP: {
+        skip 'matrix_walk-O2 not built', 1 unless $progs->{'matrix_walk-O2'};
+        my $prog = [$progs->{'matrix_walk-O2'}];
+        for my $preset (@presets) {
+            my $first = run_ours(["--cpu=$preset"], $prog);
+            my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $first->{files} || [] };
+            ok($main, "--cpu=$preset: a main file") or diag($first->{stderr}), next;
+            like($main->{content}, qr/^desc: CPU:\s+\Q$preset\E$/m, "--cpu=$preset: named in the file");
+            if (my $w = $want_desc{$preset}) {
+                my @got = $main->{content} =~ /^desc: (?:I1|D1|L2|LL) cache:\s+(.*?)(?: associative)?$/mg;
+                is("@got", "@$w", "--cpu=$preset: the geometry the manual gives");
+            }
+            my @opts = $options_of->($main->{content});
+            my $o = ours_against_model(\@opts, $prog);
+            is($o->{ours}, parse_cgout(\$main->{content})->{summary},
+               "--cpu=$preset: the same counts as its options spelled out (@opts)");
+            is($o->{model}, $o->{ours}, "--cpu=$preset: ours are the reference model's");
+            is($o->{line_diff} // '', '', "--cpu=$preset: per line too");
+        }
+        my $over = run_ours(['--LL=16384,8,64', '--cpu=zen3', '--L2-policy=lru',
+                             '--LL-inclusion=nine', '--D1-prefetch=next-line'], $prog);
+        my ($m) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $over->{files} || [] };
+        my $c = $m ? $m->{content} : '';
+        like($c, qr/^desc: LL cache:\s+16384 B, 64 B, 8-way/m, '--cpu=zen3: an earlier --LL overrides it');
+        like($c, qr/^desc: L2 cache:\s+524288 B, 64 B, 8-way/m, '... the rest is the preset\'s');
+        unlike($c, qr/^desc: (L2 policy|LL inclusion)/m, '... --L2-policy and --LL-inclusion override it');
+        like($c, qr/^desc: D1 prefetcher:\s+next-line/m, '... so does --D1-prefetch');
+        my $host = run_ours(['--cpu=host'], $prog);
+        my $plain = run_ours([], $prog);
+        my ($hm) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $host->{files} || [] };
+        my ($pm) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $plain->{files} || [] };
+        my $levels = sub { join ' ', ($_[0] // '') =~ /^desc: (I1|D1|LL) cache:\s+(.*)$/mg };
+        is($levels->($hm && $hm->{content}), $levels->($pm && $pm->{content}),
+           '--cpu=host: I1, D1 and LL as detected');
+        like($hm ? $hm->{content} : '', qr/^desc: CPU:\s+host$/m, '--cpu=host: named in the file');
+    }
+}
+
 # Bad values: the option is named, the run ends before the program.
 for my $bad (['--LL-policy=lfu', 'the policy is one of'],
              ['--LL-policy=plru', 'plru needs a power-of-two associativity',
@@ -394,7 +457,8 @@ for my $bad (['--LL-policy=lfu', 'the policy is one of'],
              ['--LL-prefetch=next-line', 'the prefetcher is one of none, stream'],
              ['--L2-prefetch=stream', 'there is no L2 (--L2)'],
              ['--LL-prefetch=stream', 'prefetchers are modelled with --LL-inclusion=nine only',
-              '--LL-inclusion=inclusive']) {
+              '--LL-inclusion=inclusive'],
+             ['--cpu=pentium4', 'no such preset (--cpu=list lists them)']) {
     my ($opt, $text, @more) = @$bad;
     my ($name) = split /=/, $opt;
     my $o = run_ours([@more, $opt], ['/bin/true']);
