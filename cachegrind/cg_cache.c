@@ -239,7 +239,7 @@ UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
                            UWord* victim)
 {
    UWord* set = level->tags + (block & level->set_mask) * level->assoc;
-   Int way, found = level->assoc - 1;
+   Int way, top, found = level->assoc - 1;
    UInt outcome = CG_LOOKUP_MISSED;
    UWord tag = kind == CG_LOOKUP_PREFETCH ? block | CG_PREFETCH_MARK : block;
 
@@ -256,9 +256,13 @@ UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
          break;
       }
    *victim = outcome & CG_LOOKUP_MISSED ? unmarked(set[found]) : CG_NO_BLOCK;
-   for (way = found; way > 0; way--)
+   /* A prefetch's fill goes in below the most recent line (way 1), which
+      stays where compiled code's MRU filter expects it; anything else
+      becomes the most recent */
+   top = kind == CG_LOOKUP_PREFETCH && level->assoc > 1 ? 1 : 0;
+   for (way = found; way > top; way--)
       set[way] = set[way - 1];
-   set[0] = tag;
+   set[top] = tag;
    return outcome;
 }
 

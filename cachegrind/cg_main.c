@@ -299,10 +299,13 @@ static void cg_post_clo_init(void)
                                cg_clo.LL_prefetch, none | stream,
                                "none, stream", inclusion, True);
    }
-   /* inclusive removes lines from the L1s, and D1's prefetcher fills D1,
-      behind compiled code's MRU filter: the model keeps the mirrors */
+   /* inclusive removes lines from the L1s behind compiled code's MRU
+      filter, and D1's prefetcher fills D1 there: the model keeps the
+      mirrors.  Under LRU a prefetch fill leaves the most recent line
+      alone (cg_cache_block_lookup), so an LRU D1 keeps the log. */
    log_mode = access_log_applies() && inclusion != CG_INCLUSION_INCLUSIVE
-              && prefetch[CG_SIM_D1] == CG_PREFETCH_NONE;
+              && (prefetch[CG_SIM_D1] == CG_PREFETCH_NONE
+                  || policies[CG_SIM_D1] == CG_POLICY_LRU);
    cg_sim_init(&sim_I1, &sim_D1, sim_L2, &sim_LL, policies, inclusion,
                prefetch, log_mode);
    /* After the simulator: it reads D1's mirror */

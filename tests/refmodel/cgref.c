@@ -29,7 +29,8 @@
      that has a prefetcher, from the top, fetches its lines: a line
      already there is not fetched; else it is counted (pf), fills the
      level marked and its first byte's block is looked up unmarked in
-     each level below.  A demand hit on a marked line unmarks it and
+     each level below (an LRU level puts a prefetched line second, under
+     its most recent one).  A demand hit on a marked line unmarks it and
      counts a useful prefetch (pfu).  The counts then end with "D1pf
      D1pfu L2pf L2pfu LLpf LLpfu" for the levels that have one.
    - With --LL-inclusion=inclusive (manual.md 5.9), each line LL evicts
@@ -127,7 +128,7 @@ static int lookup_block(Level* l, uint64_t block, int kind)
    uint64_t* set = l->tags + (block % l->sets) * l->assoc;
    uint8_t* mark = l->mark + (block % l->sets) * l->assoc;
    uint64_t tag = block + 1;
-   uint64_t i, found = l->assoc;
+   uint64_t i, top, found = l->assoc;
    uint8_t m;
 
    for (i = 0; i < l->assoc; i++)
@@ -147,14 +148,16 @@ static int lookup_block(Level* l, uint64_t block, int kind)
       }
    }
    /* Move everything above the found way (or the whole set, dropping
-      its last block) down by one, and put the block in front */
+      its last block) down by one, and put the block in front -- a
+      prefetch's fill second, under the most recent block */
    i = found == l->assoc ? l->assoc - 1 : found;
-   for (; i > 0; i--) {
+   top = kind == PREFETCH && l->assoc > 1 ? 1 : 0;
+   for (; i > top; i--) {
       set[i] = set[i - 1];
       mark[i] = mark[i - 1];
    }
-   set[0] = tag;
-   mark[0] = m;
+   set[top] = tag;
+   mark[top] = m;
    return found == l->assoc;
 }
 
