@@ -229,33 +229,90 @@ void cg_cache_level_start_empty(CacheLevel* level)
       level->tags[i] = CG_NO_BLOCK;
 }
 
-/* A way's tag without its mark */
+#define MARKS (CG_PREFETCH_MARK | CG_DIRTY_MARK)
+
+/* A way's tag without its marks */
 static inline UWord unmarked(UWord tag)
 {
-   return tag == CG_NO_BLOCK ? CG_NO_BLOCK : tag & ~CG_PREFETCH_MARK;
+   return tag == CG_NO_BLOCK ? CG_NO_BLOCK : tag & ~MARKS;
+}
+
+/* A demand or pass look-up: search and move down in one pass, as
+   cg_cache_block_missed does (two passes, search then move, made
+   matrix_walk under --cpu=generic 3x slower than the default) */
+static UInt demand_lookup(UWord* set, Int assoc, UWord block,
+                          CgLookupKind kind, Bool write, UWord* victim)
+{
+   UWord displaced = set[0], dirty = write ? CG_DIRTY_MARK : 0;
+   UInt outcome;
+   Int way;
+
+   *victim = CG_NO_BLOCK;
+   for (way = 0; ; way++) {
+      UWord here = way == 0 ? displaced : set[way];
+      if ((here & ~MARKS) == block) {
+         /* A demand hit takes the prefetch mark off, and says so */
+         outcome = 0;
+         if (kind == CG_LOOKUP_DEMAND && (here & CG_PREFETCH_MARK)) {
+            outcome = CG_LOOKUP_WAS_MARKED;
+            here &= ~CG_PREFETCH_MARK;
+         }
+         if (way > 0)
+            set[way] = displaced;
+         set[0] = here | dirty;
+         return outcome;
+      }
+      if (way > 0) {
+         set[way] = displaced;
+         displaced = here;
+      }
+      if (way == assoc - 1)
+         break;
+   }
+   /* A miss: the last way's line fell off */
+   outcome = CG_LOOKUP_MISSED;
+   *victim = unmarked(displaced);
+   if (displaced != CG_NO_BLOCK && (displaced & CG_DIRTY_MARK))
+      outcome |= CG_LOOKUP_VICTIM_DIRTY;
+   set[0] = block | dirty;
+   return outcome;
 }
 
 UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
-                           UWord* victim)
+                           Bool write, UWord* victim)
 {
    UWord* set = level->tags + (block & level->set_mask) * level->assoc;
    Int way, top, found = level->assoc - 1;
    UInt outcome = CG_LOOKUP_MISSED;
    UWord tag = kind == CG_LOOKUP_PREFETCH ? block | CG_PREFETCH_MARK : block;
 
+   if (kind != CG_LOOKUP_PREFETCH)
+      return demand_lookup(set, level->assoc, block, kind, write, victim);
+   /* CG_NO_BLOCK without the marks is no block either: one compare a way */
    for (way = 0; way < level->assoc; way++)
-      if (set[way] != CG_NO_BLOCK && (set[way] & ~CG_PREFETCH_MARK) == block) {
+      if ((set[way] & ~MARKS) == block) {
+         /* A prefetch of a line already there is no prefetch: nothing
+            changes (cg_hierarchy.c counts none) */
+         if (kind == CG_LOOKUP_PREFETCH)
+            return CG_LOOKUP_PRESENT;
          found = way;
          outcome = 0;
          /* A demand hit takes the mark off; a prefetch's keeps it */
          tag = set[way];
          if (kind == CG_LOOKUP_DEMAND && (tag & CG_PREFETCH_MARK) != 0) {
             outcome = CG_LOOKUP_WAS_MARKED;
-            tag = block;
+            tag &= ~CG_PREFETCH_MARK;
          }
          break;
       }
-   *victim = outcome & CG_LOOKUP_MISSED ? unmarked(set[found]) : CG_NO_BLOCK;
+   if (write)
+      tag |= CG_DIRTY_MARK;
+   *victim = CG_NO_BLOCK;
+   if (outcome & CG_LOOKUP_MISSED) {
+      *victim = unmarked(set[found]);
+      if (set[found] != CG_NO_BLOCK && (set[found] & CG_DIRTY_MARK))
+         outcome |= CG_LOOKUP_VICTIM_DIRTY;
+   }
    /* A prefetch's fill goes in below the most recent line (way 1), which
       stays where compiled code's MRU filter expects it; anything else
       becomes the most recent */
@@ -264,17 +321,6 @@ UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
       set[way] = set[way - 1];
    set[top] = tag;
    return outcome;
-}
-
-Bool cg_cache_block_present(const CacheLevel* level, UWord block)
-{
-   const UWord* set = level->tags + (block & level->set_mask) * level->assoc;
-   Int way;
-
-   for (way = 0; way < level->assoc; way++)
-      if (unmarked(set[way]) == block)
-         return True;
-   return False;
 }
 
 Bool cg_cache_block_invalidate(CacheLevel* level, UWord block)

@@ -202,20 +202,23 @@ void cg_cache_level_start_empty(CacheLevel* level);
    carries a mark (CG_PREFETCH_MARK in the tag of an LRU level, a state
    bit under a policy), which a look-up treats as `kind` says. */
 #define CG_PREFETCH_MARK ((UWord)1 << (sizeof(UWord) * 8 - 2))
+/* A line written since it came in (--simulate-wb): the same way */
+#define CG_DIRTY_MARK    ((UWord)1 << (sizeof(UWord) * 8 - 3))
 typedef enum {
    CG_LOOKUP_DEMAND,    /* a hit takes the mark off, and says so */
    CG_LOOKUP_PREFETCH,  /* a fill puts the mark on; a hit keeps it */
    CG_LOOKUP_PASS       /* neither: a prefetch below its own level */
 } CgLookupKind;
-#define CG_LOOKUP_MISSED     1u
-#define CG_LOOKUP_WAS_MARKED 2u   /* a demand hit on a marked line */
+#define CG_LOOKUP_MISSED       1u
+#define CG_LOOKUP_WAS_MARKED   2u   /* a demand hit on a marked line */
+#define CG_LOOKUP_VICTIM_DIRTY 4u   /* the block that made room was dirty */
+#define CG_LOOKUP_PRESENT      8u   /* a prefetch found the line: nothing
+                                       changed */
 /* As cg_cache_block_missed, but returning CG_LOOKUP_* bits, and on a
-   miss the block that made room (CG_NO_BLOCK: an empty way); the
-   mirror is the caller's. */
+   miss the block that made room (CG_NO_BLOCK: an empty way); `write`
+   makes the line dirty.  The mirror is the caller's. */
 UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
-                           UWord* victim);
-/* Whether the block is in the level (nothing changes) */
-Bool cg_cache_block_present(const CacheLevel* level, UWord block);
+                           Bool write, UWord* victim);
 /* Removes the block if present (the ways below it move up, an empty
    way goes last); True if it was. */
 Bool cg_cache_block_invalidate(CacheLevel* level, UWord block);

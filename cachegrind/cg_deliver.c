@@ -507,7 +507,18 @@ static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
       deliver_data_profiled(d, ev, is_write);
       return;
    }
-   guard = not_mru_access(d, cg_sim_d1(), ev->addr, ev->size);
+   /* --simulate-wb: a write dirties even an MRU line */
+   if (cg_sim_writes_reach_model() && (is_write || ev->kind == EVT_MODIFY)) {
+      if (ev->kind == EVT_MODIFY) {
+         CALL(d, cg_sim_modify,
+              mkIRExprVec_3(ptr_const(ev->instr->cc), ev->addr,
+                            mkIRExpr_HWord((HWord)ev->size)), NULL);
+         return;
+      }
+      guard = NULL;
+   } else {
+      guard = not_mru_access(d, cg_sim_d1(), ev->addr, ev->size);
+   }
 
    for (i = 0; i < sizeof sized_data_helpers / sizeof sized_data_helpers[0];
         i++) {

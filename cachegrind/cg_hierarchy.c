@@ -45,6 +45,10 @@ typedef struct {
 static CgInclusion mode;
 static Level levels[N_LEVELS];
 static Bool has_l2;
+/* --simulate-wb: dirty lines written back, per level (LL's go to
+   memory) */
+static Bool write_back;
+static ULong write_backs[N_LEVELS];
 
 static const HChar* const mode_names[] = { "nine", "inclusive", "exclusive" };
 
@@ -83,9 +87,10 @@ static void set_level(Int i, CgSimLevel l, UInt pf_event)
 }
 
 void cg_hierarchy_init(CgInclusion m, CgSimLevel i1, CgSimLevel d1,
-                       const CgSimLevel* l2, CgSimLevel ll)
+                       const CgSimLevel* l2, CgSimLevel ll, Bool wb)
 {
    mode = m;
+   write_back = wb;
    has_l2 = l2 != NULL;
    set_level(LEVEL_I1, i1, 0);
    set_level(LEVEL_D1, d1, EV_D1_PF);
@@ -98,28 +103,53 @@ void cg_hierarchy_init(CgInclusion m, CgSimLevel i1, CgSimLevel d1,
 /*--- One level                                            ---*/
 /*------------------------------------------------------------*/
 
+static void write_back_from(Level* l, UWord block);
+
+/* A look-up; `write` makes the line dirty.  A dirty line it evicts is
+   written back at once (CG_LOOKUP_VICTIM_DIRTY says so). */
 static UInt block_lookup(Level* l, UWord block, CgLookupKind kind,
-                         UWord* victim)
+                         Bool write, UWord* victim)
 {
    CacheLevel* c = l->cache;
    UInt outcome = l->policy != NULL
-                  ? cg_policy_block_lookup(l->policy, block, kind, victim)
-                  : cg_cache_block_lookup(c, block, kind, victim);
+                  ? cg_policy_block_lookup(l->policy, block, kind, write,
+                                           victim)
+                  : cg_cache_block_lookup(c, block, kind, write, victim);
+
+   if (outcome & CG_LOOKUP_VICTIM_DIRTY)
+      write_back_from(l, *victim);
 
    /* Without the log the model keeps the mirror: after a demand access,
       its line is what compiled code may skip next (cg_cache.h); after a
       prefetch fill, nothing in the set may be skipped */
-   if (c->sim_writes_mru)
+   if (c->sim_writes_mru && !(outcome & CG_LOOKUP_PRESENT))
       *cg_cache_mru_slot(c, block)
          = cg_cache_mru_value(c, kind == CG_LOOKUP_DEMAND ? block
                                                           : CG_NO_BLOCK);
    return outcome;
 }
 
-static Bool block_present(const Level* l, UWord block)
+/* A dirty line leaves `l`: it is written into the level below (a look-up
+   that makes it dirty there, as a prefetch's pass does: no miss is
+   counted), or from LL to memory. */
+static void write_back_from(Level* l, UWord block)
 {
-   return l->policy != NULL ? cg_policy_block_present(l->policy, block)
-                            : cg_cache_block_present(l->cache, block);
+   Int i = (Int)(l - levels), below;
+   UWord victim;
+   Level* b;
+
+   write_backs[i]++;
+   if (i == LEVEL_LL)
+      return;
+   below = i < LEVEL_L2 && has_l2 ? LEVEL_L2 : LEVEL_LL;
+   b = &levels[below];
+   block_lookup(b, (block << l->cache->line_bits) >> b->cache->line_bits,
+                CG_LOOKUP_PASS, True, &victim);
+}
+
+ULong cg_hierarchy_write_backs(Int level)
+{
+   return write_backs[level];
 }
 
 static Bool block_remove(Level* l, UWord block)
@@ -155,28 +185,35 @@ static Int blocks_of(const Level* l, Addr addr, UWord size, UWord blocks[2])
    prefetcher needs to `step`; a hit on a marked line counts as a useful
    prefetch. */
 static Bool demand(Int i, CostCentre* cc, UWord counted, Addr addr,
-                   UWord size, UWord victims[2], Int* n_victims, Step* step)
+                   UWord size, Bool write, UWord first, UWord victims[2],
+                   Int* n_victims, Step* step)
 {
    Level* l = &levels[i];
    UWord blocks[2], victim;
    Int n = blocks_of(l, addr, size, blocks), k;
-   Bool missed = False;
+   Bool missed = False, wrote_back = False;
 
    *n_victims = 0;
    step->level = i;
    step->n_triggers = 0;
    for (k = 0; k < n; k++) {
-      UInt outcome = block_lookup(l, blocks[k], CG_LOOKUP_DEMAND, &victim);
+      UInt outcome = block_lookup(l, blocks[k], CG_LOOKUP_DEMAND, write,
+                                  &victim);
       if (outcome & CG_LOOKUP_MISSED) {
          missed = True;
          if (victim != CG_NO_BLOCK)
             victims[(*n_victims)++] = victim;
       }
+      wrote_back |= (outcome & CG_LOOKUP_VICTIM_DIRTY) != 0;
       if (outcome & CG_LOOKUP_WAS_MARKED)
          cc->count[l->pf_event + 1] += counted;
-      if (outcome != 0)
+      if (outcome & (CG_LOOKUP_MISSED | CG_LOOKUP_WAS_MARKED))
          step->triggers[step->n_triggers++] = blocks[k];
    }
+   /* An LL miss whose fills wrote a dirty line back to memory: one
+      count an access */
+   if (i == LEVEL_LL && wrote_back)
+      cc->count[cg_ll_dirty_miss_event(first)] += counted;
    return missed;
 }
 
@@ -218,7 +255,7 @@ static Bool ll_inclusive(Addr addr, UWord size)
    Bool missed = False;
 
    for (i = 0; i < n; i++)
-      if (block_lookup(ll, blocks[i], CG_LOOKUP_DEMAND, &victim)
+      if (block_lookup(ll, blocks[i], CG_LOOKUP_DEMAND, False, &victim)
           & CG_LOOKUP_MISSED) {
          missed = True;
          if (victim != CG_NO_BLOCK)
@@ -241,7 +278,7 @@ static Bool ll_exclusive(Addr addr, UWord size, const UWord* victims,
       if (!block_remove(ll, blocks[i]))
          missed = True;
    for (i = 0; i < n_victims; i++)
-      block_lookup(ll, victims[i], CG_LOOKUP_DEMAND, &dropped);
+      block_lookup(ll, victims[i], CG_LOOKUP_DEMAND, False, &dropped);
    return missed;
 }
 
@@ -256,15 +293,17 @@ static void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
    UWord victim;
    Int below;
 
-   if (block_present(l, block))
+   /* One look-up: it finds the line (no prefetch) or fills it */
+   if (block_lookup(l, block, CG_LOOKUP_PREFETCH, False, &victim)
+       & CG_LOOKUP_PRESENT)
       return;
    cc->count[l->pf_event] += counted;
-   block_lookup(l, block, CG_LOOKUP_PREFETCH, &victim);
    for (below = i < LEVEL_L2 ? LEVEL_L2 : i + 1; below <= LEVEL_LL; below++) {
       Level* b = &levels[below];
       if (below == LEVEL_L2 && !has_l2)
          continue;
-      block_lookup(b, addr >> b->cache->line_bits, CG_LOOKUP_PASS, &victim);
+      block_lookup(b, addr >> b->cache->line_bits, CG_LOOKUP_PASS, False,
+                   &victim);
    }
 }
 
@@ -291,9 +330,11 @@ static void run_prefetchers(const Step* steps, Int n_steps, Addr addr,
 /*--- An access                                            ---*/
 /*------------------------------------------------------------*/
 
-/* From level `top` (an L1, or below one whose miss is counted) down */
+/* From level `top` (an L1, or below one whose miss is counted) down;
+   `write`: the access writes (a write or a modify: it dirties its L1
+   line under --simulate-wb) */
 static UWord access_from(Int top, CostCentre* cc, Addr addr, UWord size,
-                         UWord first, UWord counted)
+                         UWord first, UWord counted, Bool write)
 {
    Step steps[N_LEVELS];
    Int n_steps = 0, n_victims = 0;
@@ -302,16 +343,16 @@ static UWord access_from(Int top, CostCentre* cc, Addr addr, UWord size,
    Bool ll_missed;
 
    if (top <= LEVEL_D1) {
-      if (!demand(top, cc, counted, addr, size, victims, &n_victims,
-                  &steps[n_steps++])) {
+      if (!demand(top, cc, counted, addr, size, write && write_back, first,
+                  victims, &n_victims, &steps[n_steps++])) {
          outcome = 0;
          goto done;
       }
       cc->count[first + 1] += counted;
    }
    if (has_l2) {
-      if (!demand(LEVEL_L2, cc, counted, addr, size, victims, &n_victims,
-                  &steps[n_steps++]))
+      if (!demand(LEVEL_L2, cc, counted, addr, size, False, first, victims,
+                  &n_victims, &steps[n_steps++]))
          goto done;
       cc->count[cg_l2_miss_event(first)] += counted;
    }
@@ -323,8 +364,8 @@ static UWord access_from(Int top, CostCentre* cc, Addr addr, UWord size,
       ll_missed = ll_exclusive(addr, size, victims, n_victims);
       break;
    default:
-      ll_missed = demand(LEVEL_LL, cc, counted, addr, size, victims,
-                         &n_victims, &steps[n_steps++]);
+      ll_missed = demand(LEVEL_LL, cc, counted, addr, size, False, first,
+                         victims, &n_victims, &steps[n_steps++]);
       break;
    }
    if (ll_missed) {
@@ -337,15 +378,15 @@ done:
 }
 
 UWord cg_hierarchy_access(const CacheLevel* l1, CostCentre* cc, Addr addr,
-                          UWord size, UWord first, UWord counted)
+                          UWord size, UWord first, UWord counted, Bool write)
 {
    return access_from(l1 == levels[LEVEL_I1].cache ? LEVEL_I1 : LEVEL_D1,
-                      cc, addr, size, first, counted);
+                      cc, addr, size, first, counted, write);
 }
 
 UWord cg_hierarchy_below_l1(CostCentre* cc, Addr addr, UWord size,
                             UWord first, UWord counted)
 {
    return access_from(has_l2 ? LEVEL_L2 : LEVEL_LL, cc, addr, size, first,
-                      counted);
+                      counted, False);
 }

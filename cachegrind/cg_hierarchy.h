@@ -28,7 +28,16 @@
      is looked up in each level below (a hit touches it, a miss fills
      it, unmarked; no miss is counted).
    - A demand access that hits a marked line takes the mark off and
-     counts the level's pfu event (a useful prefetch). */
+     counts the level's pfu event (a useful prefetch).
+   Write-backs (--simulate-wb, manual 5.12; under nine only):
+   - A write or a modify makes its D1 line(s) dirty (L1s write back and
+     allocate on a write); a line comes in clean otherwise.
+   - A look-up that evicts a dirty line writes it back at once: into
+     the level below (L2, else LL), looked up there as a prefetch's pass
+     is, making the line dirty; from LL, to memory.  Each counts a
+     write-back of the level it left.
+   - A demand access's LL miss whose fill evicted a dirty line counts
+     ILdmr, DLdmr or DLdmw (by the access's kind). */
 
 #ifndef CG_HIERARCHY_H
 #define CG_HIERARCHY_H
@@ -59,17 +68,22 @@ const HChar* cg_inclusion_name(CgInclusion mode);
 
 /* Before any access; `l2` NULL without a middle level.  The inclusion
    modes start every level empty. */
+/* `write_back`: --simulate-wb (dirty lines, write-backs; under nine) */
 void cg_hierarchy_init(CgInclusion mode, CgSimLevel i1, CgSimLevel d1,
-                       const CgSimLevel* l2, CgSimLevel ll);
+                       const CgSimLevel* l2, CgSimLevel ll, Bool write_back);
 /* One access through `l1` (I1's or D1's cache) and the levels below,
    its misses counted as cg_sim.c's below_l1 counts them; returns 0 for
    an L1 hit, 1 for a hit below L1, 2 for an LL miss. */
 UWord cg_hierarchy_access(const CacheLevel* l1, CostCentre* cc, Addr addr,
-                          UWord size, UWord first, UWord counted);
+                          UWord size, UWord first, UWord counted, Bool write);
 /* The same for an access that missed its L1 (counted by the caller),
    from the level below it: under nine, when only levels below the L1s
    have prefetchers.  Returns 1 or 2. */
 UWord cg_hierarchy_below_l1(CostCentre* cc, Addr addr, UWord size,
                             UWord first, UWord counted);
+
+/* --simulate-wb: lines written back from level 0 I1, 1 D1, 2 L2, 3 LL
+   (to memory) */
+ULong cg_hierarchy_write_backs(Int level);
 
 #endif /* CG_HIERARCHY_H */

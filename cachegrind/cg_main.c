@@ -270,6 +270,7 @@ static void cg_post_clo_init(void)
 
    /* Room in cost centres for the events beyond 3.19's */
    cg_costs_init(cg_output_event_selected(EV_I2_MISS)
+                 || cg_output_event_selected(EV_LL_DIRTY_READ_MISS)
                  || cg_output_event_selected(EV_D1_PF)
                  || cg_output_event_selected(EV_L2_PF)
                  || cg_output_event_selected(EV_LL_PF));
@@ -299,15 +300,28 @@ static void cg_post_clo_init(void)
                                cg_clo.LL_prefetch, none | stream,
                                "none, stream", inclusion, True);
    }
+   if (cg_clo.cache_sim && cg_clo.simulate_wb) {
+      if (inclusion != CG_INCLUSION_NINE) {
+         VG_(umsg)("Bad option: --simulate-wb=yes: write-backs are modelled "
+                   "with --LL-inclusion=nine only\n");
+         VG_(exit)(1);
+      }
+      if (cg_clo.data_profile) {
+         VG_(umsg)("Bad option: --simulate-wb=yes: not with "
+                   "--data-profile=yes\n");
+         VG_(exit)(1);
+      }
+   }
    /* inclusive removes lines from the L1s behind compiled code's MRU
       filter, and D1's prefetcher fills D1 there: the model keeps the
       mirrors.  Under LRU a prefetch fill leaves the most recent line
       alone (cg_cache_block_lookup), so an LRU D1 keeps the log. */
    log_mode = access_log_applies() && inclusion != CG_INCLUSION_INCLUSIVE
               && (prefetch[CG_SIM_D1] == CG_PREFETCH_NONE
-                  || policies[CG_SIM_D1] == CG_POLICY_LRU);
+                  || policies[CG_SIM_D1] == CG_POLICY_LRU)
+              && !(cg_clo.cache_sim && cg_clo.simulate_wb);
    cg_sim_init(&sim_I1, &sim_D1, sim_L2, &sim_LL, policies, inclusion,
-               prefetch, log_mode);
+               prefetch, cg_clo.cache_sim && cg_clo.simulate_wb, log_mode);
    /* After the simulator: it reads D1's mirror */
    cg_data_init(log_mode);
    if (cg_data_enabled())
@@ -320,8 +334,9 @@ static void cg_post_clo_init(void)
    cg_log_register_fork_handlers();
    /* The data profile's accesses are not tested by checkers (every
       one is attributed): compiled code keeps its IR tests. */
+   /* --simulate-wb: cold translations' C tests would skip MRU writes */
    cg_tier_init(cg_clo.cache_sim, cg_log_enabled() && !cg_data_enabled(),
-                cg_clo.hot_threshold);
+                cg_sim_writes_reach_model() ? 0 : cg_clo.hot_threshold);
    cg_checkers_init(cg_clo.checker_descriptors, (UInt)cg_clo.checker_shapes,
                     cg_clo.checker_wide_constants);
    cg_branch_init();

@@ -39,13 +39,16 @@
 const HChar* const cg_event_names[CG_N_EVENTS] = {
    "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw",
    "Bc", "Bcm", "Bi", "Bim", "I2mr", "D2mr", "D2mw",
-   "D1pf", "D1pfu", "L2pf", "L2pfu", "LLpf", "LLpfu"
+   "D1pf", "D1pfu", "L2pf", "L2pfu", "LLpf", "LLpfu",
+   "ILdmr", "DLdmr", "DLdmw"
 };
 
 const CgEvent cg_event_output_order[CG_N_EVENTS] = {
-   EV_IR, EV_I1_MISS, EV_I2_MISS, EV_LLI_MISS,
+   EV_IR, EV_I1_MISS, EV_I2_MISS, EV_LLI_MISS, EV_LL_DIRTY_FETCH_MISS,
    EV_DR, EV_D1_READ_MISS, EV_D2_READ_MISS, EV_LL_READ_MISS,
+   EV_LL_DIRTY_READ_MISS,
    EV_DW, EV_D1_WRITE_MISS, EV_D2_WRITE_MISS, EV_LL_WRITE_MISS,
+   EV_LL_DIRTY_WRITE_MISS,
    EV_D1_PF, EV_D1_PF_USEFUL, EV_L2_PF, EV_L2_PF_USEFUL,
    EV_LL_PF, EV_LL_PF_USEFUL,
    EV_BC, EV_BC_MISPRED, EV_BI, EV_BI_MISPRED
@@ -134,6 +137,9 @@ Bool cg_output_event_selected(CgEvent ev)
       return VG_(strcmp)(cg_clo.L2_prefetch, "none") != 0;
    case EV_LL_PF: case EV_LL_PF_USEFUL:
       return VG_(strcmp)(cg_clo.LL_prefetch, "none") != 0;
+   case EV_LL_DIRTY_FETCH_MISS: case EV_LL_DIRTY_READ_MISS:
+   case EV_LL_DIRTY_WRITE_MISS:
+      return cg_clo.simulate_wb;
    default:
       return cg_clo.branch_sim;
    }

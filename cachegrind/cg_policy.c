@@ -20,6 +20,7 @@
 
 #define WAY_VALID 0x80
 #define WAY_MARKED 0x40    /* prefetched, not yet hit by a demand access */
+#define WAY_DIRTY  0x20    /* written since it came in (--simulate-wb) */
 #define RRPV_MASK 0x03
 #define RRPV_DISTANT 3
 #define RRPV_LONG    2
@@ -108,23 +109,31 @@ static Int tree_victim(UWord bits, Int assoc)
    return way;
 }
 
+/* The lowest way of the highest value, after adding to every way what
+   brings that value to 3: the same as adding 1 to all until one is 3,
+   in two passes */
 static Int rrip_victim(UChar* state, Int assoc)
 {
-   for (;;) {
-      Int way;
-      for (way = 0; way < assoc; way++)
-         if ((state[way] & RRPV_MASK) == RRPV_DISTANT)
-            return way;
-      for (way = 0; way < assoc; way++)
-         state[way]++;             /* every value below 3 here */
+   Int way, victim = 0, highest = -1;
+
+   for (way = 0; way < assoc; way++) {
+      Int value = state[way] & RRPV_MASK;
+      if (value > highest) {
+         highest = value;
+         victim = way;
+      }
    }
+   if (highest < RRPV_DISTANT)
+      for (way = 0; way < assoc; way++)
+         state[way] += RRPV_DISTANT - highest;   /* values stay <= 3 */
+   return victim;
 }
 
 /* A look-up of one block (CG_LOOKUP_* bits, as cg_cache_block_lookup);
    on a miss, `*victim` is the block it evicted (CG_NO_BLOCK if it took
    an empty way). */
 static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
-                         UWord* victim_block)
+                         Bool write, UWord* victim_block)
 {
    CacheLevel* level = p->level;
    Int assoc = level->assoc;
@@ -132,6 +141,7 @@ static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
    UWord* tags = level->tags + set_index * assoc;
    UChar* state = p->way_state + set_index * assoc;
    Int way, victim = -1;
+   UInt victim_dirty = 0;
 
    for (way = 0; way < assoc; way++) {
       if (!(state[way] & WAY_VALID)) {
@@ -141,7 +151,9 @@ static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
       }
       if (tags[way] != block)
          continue;
-      /* A hit */
+      /* A hit; a prefetch's changes nothing */
+      if (kind == CG_LOOKUP_PREFETCH)
+         return CG_LOOKUP_PRESENT;
       {
          UInt outcome = 0;
          if (kind == CG_LOOKUP_DEMAND && (state[way] & WAY_MARKED)) {
@@ -151,7 +163,10 @@ static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
          if (p->policy == CG_POLICY_PLRU)
             tree_touch(&p->tree[set_index], assoc, way);
          else if (p->policy != CG_POLICY_RANDOM)
-            state[way] = (state[way] & WAY_MARKED) | WAY_VALID; /* value 0 */
+            state[way] = (state[way] & (WAY_MARKED | WAY_DIRTY))
+                         | WAY_VALID;                       /* value 0 */
+         if (write)
+            state[way] |= WAY_DIRTY;
          return outcome;
       }
    }
@@ -170,6 +185,8 @@ static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
          break;
       }
       *victim_block = tags[victim];
+      if (state[victim] & WAY_DIRTY)
+         victim_dirty = CG_LOOKUP_VICTIM_DIRTY;
    }
    tags[victim] = block;
    switch (p->policy) {
@@ -190,27 +207,15 @@ static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
    }
    if (kind == CG_LOOKUP_PREFETCH)
       state[victim] |= WAY_MARKED;
-   return CG_LOOKUP_MISSED;
+   if (write)
+      state[victim] |= WAY_DIRTY;
+   return CG_LOOKUP_MISSED | victim_dirty;
 }
 
 UInt cg_policy_block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
-                            UWord* victim)
+                            Bool write, UWord* victim)
 {
-   return block_lookup(p, block, kind, victim);
-}
-
-Bool cg_policy_block_present(const PolicyLevel* p, UWord block)
-{
-   const CacheLevel* level = p->level;
-   UWord set_index = block & level->set_mask;
-   const UWord* tags = level->tags + set_index * level->assoc;
-   const UChar* state = p->way_state + set_index * level->assoc;
-   Int way;
-
-   for (way = 0; way < level->assoc; way++)
-      if ((state[way] & WAY_VALID) && tags[way] == block)
-         return True;
-   return False;
+   return block_lookup(p, block, kind, write, victim);
 }
 
 Bool cg_policy_block_invalidate(PolicyLevel* p, UWord block)
@@ -232,7 +237,7 @@ Bool cg_policy_block_invalidate(PolicyLevel* p, UWord block)
 static Bool block_missed(PolicyLevel* p, UWord block)
 {
    UWord victim;
-   return block_lookup(p, block, CG_LOOKUP_DEMAND, &victim)
+   return block_lookup(p, block, CG_LOOKUP_DEMAND, False, &victim)
           & CG_LOOKUP_MISSED;
 }
 

@@ -62,11 +62,11 @@ Bool cg_policy_ref_missed(PolicyLevel* p, Addr addr, UChar size);
 
 /* For the general path (cg_hierarchy.c), as cg_cache.h's functions of
    the same names: one block looked up (CG_LOOKUP_* bits), and on a miss
-   the block evicted; whether a block is there; a block removed (its way
-   becomes empty), True if it was there. */
+   the block evicted (a prefetch's look-up of a block that is there
+   changes nothing); a block removed (its way becomes empty), True if it
+   was there. */
 UInt cg_policy_block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
-                            UWord* victim);
-Bool cg_policy_block_present(const PolicyLevel* p, UWord block);
+                            Bool write, UWord* victim);
 Bool cg_policy_block_invalidate(PolicyLevel* p, UWord block);
 
 #endif /* CG_POLICY_H */

@@ -47,6 +47,9 @@ static Bool l1_special, general_from_l1;
    general path below the L1s (prefetchers of L2 or LL only) */
 static Bool below_special, general_below_l1;
 static CgInclusion inclusion;
+/* --simulate-wb: every write and modify reaches the model (a write to a
+   clean MRU line dirties it), which compiled code must not skip */
+static Bool writes_reach_model;
 static PolicyLevel ll_policy, i1_policy, d1_policy, l2_policy;
 static Bool i1_has_policy, d1_has_policy;
 
@@ -70,7 +73,8 @@ Bool cg_sim_mirrors_fit_static_data(const CacheGeometry* i1,
 void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                  const CacheGeometry* l2, const CacheGeometry* ll,
                  const CgPolicy* policies, CgInclusion inclusion_mode,
-                 const CgPrefetchKind* prefetch, Bool with_log)
+                 const CgPrefetchKind* prefetch, Bool write_back,
+                 Bool with_log)
 {
    /* With the log, LL is simulated in another thread, which must never
       allocate: its tags are narrow only if no logged (56-bit) address
@@ -111,7 +115,9 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
    }
    inclusion = inclusion_mode;
    general_from_l1 = inclusion != CG_INCLUSION_NINE
-                     || prefetch[CG_SIM_D1] != CG_PREFETCH_NONE;
+                     || prefetch[CG_SIM_D1] != CG_PREFETCH_NONE
+                     || write_back;
+   writes_reach_model = write_back;
    general_below_l1 = !general_from_l1
                       && (prefetch[CG_SIM_L2] != CG_PREFETCH_NONE
                           || prefetch[CG_SIM_LL] != CG_PREFETCH_NONE);
@@ -124,7 +130,8 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                          prefetch[CG_SIM_L2] };
       CgSimLevel sll = { &LL, ll_has_policy ? &ll_policy : NULL,
                          prefetch[CG_SIM_LL] };
-      cg_hierarchy_init(inclusion, si1, sd1, has_l2 ? &sl2 : NULL, sll);
+      cg_hierarchy_init(inclusion, si1, sd1, has_l2 ? &sl2 : NULL, sll,
+                        write_back);
    }
    l1_special |= general_from_l1;
    below_special = has_l2 || general_below_l1;
@@ -142,6 +149,17 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
 
 const CacheLevel* cg_sim_i1(void) { return &I1; }
 const CacheLevel* cg_sim_d1(void) { return &D1; }
+Bool cg_sim_writes_reach_model(void)
+{
+   return writes_reach_model;
+}
+
+/* --simulate-wb: a modify, counted as a read, that dirties its line */
+VG_REGPARM(3) void cg_sim_modify(CostCentre* cc, Addr addr, UWord size)
+{
+   cg_hierarchy_access(&D1, cc, addr, size, EV_DR, *collecting, True);
+}
+
 Bool cg_sim_l1_lines_may_vanish(void)
 {
    return inclusion == CG_INCLUSION_INCLUSIVE;
@@ -235,7 +253,8 @@ UWord special_access(CacheLevel* l1, CostCentre* cc, Addr addr, UWord size,
                      UWord first, UWord counted)
 {
    if (general_from_l1)
-      return cg_hierarchy_access(l1, cc, addr, size, first, counted);
+      return cg_hierarchy_access(l1, cc, addr, size, first, counted,
+                                 first == EV_DW);
    if (!policy_l1_ref_missed(l1, addr, size))
       return 0;
    return below_l1(cc, addr, size, first, counted);

@@ -31,10 +31,17 @@ enum { CG_SIM_I1, CG_SIM_D1, CG_SIM_L2, CG_SIM_LL, CG_SIM_N_LEVELS };
 /* `inclusion`: --LL-inclusion; `prefetch`: each level's prefetcher,
    indexed as `policies` (cg_hierarchy.c simulates the models they make
    other than 3.19's). */
+/* `write_back`: --simulate-wb (no log: every write and modify must
+   reach the model, cg_sim_writes_reach_model). */
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
                  const CacheGeometry* L2, const CacheGeometry* LL,
                  const CgPolicy* policies, CgInclusion inclusion,
-                 const CgPrefetchKind* prefetch, Bool with_log);
+                 const CgPrefetchKind* prefetch, Bool write_back,
+                 Bool with_log);
+/* Whether compiled code must call the model for every write and modify
+   (cg_deliver.c), the latter through cg_sim_modify. */
+Bool cg_sim_writes_reach_model(void);
+VG_REGPARM(3) void cg_sim_modify(CostCentre* cc, Addr addr, UWord size);
 /* Whether a line can leave an L1 other than by that L1's own fill
    (--LL-inclusion=inclusive): then no fetch is a known hit because the
    previous one touched its line (cg_deliver.c). */

@@ -13,6 +13,7 @@
 #include "cg_costs.h"
 #include "cg_data.h"
 #include "cg_deliver.h"
+#include "cg_hierarchy.h"
 #include "cg_instrument.h"
 #include "cg_log.h"
 #include "cg_options.h"
@@ -111,6 +112,21 @@ static void print_prefetches(const ULong* t, const Widths* w)
    }
 }
 
+/* --simulate-wb: the lines each level wrote back (manual 5.12) */
+static void print_write_backs(const Widths* w)
+{
+   if (!cg_clo.simulate_wb)
+      return;
+   VG_(umsg)("\n");
+   VG_(umsg)("D1  write-backs: %'*llu\n", w->total - 2,
+             cg_hierarchy_write_backs(1));
+   if (cg_output_event_selected(EV_I2_MISS))
+      VG_(umsg)("L2  write-backs: %'*llu\n", w->total - 2,
+                cg_hierarchy_write_backs(2));
+   VG_(umsg)("LL  write-backs: %'*llu  (to memory)\n", w->total - 2,
+             cg_hierarchy_write_backs(3));
+}
+
 static void print_cache_summary(const ULong* t, const Widths* w)
 {
    ULong ir = t[EV_IR], dr = t[EV_DR], dw = t[EV_DW];
@@ -168,6 +184,7 @@ static void print_cache_summary(const ULong* t, const Widths* w)
    print_unified_level("LL refs:      ", "LL misses:    ", "LL miss rate:  ",
                        t, with_l2 ? l2 : l1, ll, w);
    print_prefetches(t, w);
+   print_write_backs(w);
 }
 
 /* A run without conditional (or indirect) branches reports one: the

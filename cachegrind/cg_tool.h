@@ -90,6 +90,11 @@ typedef enum {
    EV_L2_PF_USEFUL,    /*                                  (L2pfu) */
    EV_LL_PF,           /*                                  (LLpf) */
    EV_LL_PF_USEFUL,    /*                                  (LLpfu) */
+   /* LL misses that wrote a dirty line back (--simulate-wb): the file
+      puts each after its LL miss event */
+   EV_LL_DIRTY_FETCH_MISS,  /*                             (ILdmr) */
+   EV_LL_DIRTY_READ_MISS,   /*                             (DLdmr) */
+   EV_LL_DIRTY_WRITE_MISS,  /*                             (DLdmw) */
    CG_N_EVENTS
 } CgEvent;
 
@@ -99,6 +104,13 @@ static inline UInt cg_l2_miss_event(UWord first)
 {
    return first == EV_IR ? EV_I2_MISS
           : first == EV_DR ? EV_D2_READ_MISS : EV_D2_WRITE_MISS;
+}
+
+/* The same for an LL miss that wrote a dirty line back */
+static inline UInt cg_ll_dirty_miss_event(UWord first)
+{
+   return first == EV_IR ? EV_LL_DIRTY_FETCH_MISS
+          : first == EV_DR ? EV_LL_DIRTY_READ_MISS : EV_LL_DIRTY_WRITE_MISS;
 }
 
 extern const HChar* const cg_event_names[CG_N_EVENTS];

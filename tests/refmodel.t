@@ -13,12 +13,13 @@
 # centre), and the model on it must give ours' totals and every line's
 # counts -- under those geometries (LRU), each replacement policy of
 # manual 5.7 (seeds included, with and without the access log), a
-# middle level (5.8), both inclusion modes (5.9) and the prefetchers
-# (5.10).  Known answers: a cyclic scan that defeats LRU and not BRRIP,
-# working sets that fit D1, L2, LL, L2 with an exclusive LL, or nothing,
-# and scans the prefetchers hide (refmodel/cyclic.c, known by
-# construction).  Bad values of the new options end the run
-# with the option named.
+# middle level (5.8), both inclusion modes (5.9), the prefetchers (5.10),
+# write-backs (5.12) and the CPU presets (5.11).  Known answers: a
+# cyclic scan that defeats LRU and not BRRIP, working sets that fit D1,
+# L2, LL, L2 with an exclusive LL, or nothing, scans the prefetchers
+# hide (refmodel/cyclic.c), and a write loop's write-backs
+# (refmodel/writes.c), known by construction.  Bad values of the new
+# options end the run with the option named.
 #
 # Environment: as for every CgTest file (CG_JOBS, CG_ONLY, CG_KEEP_TMP).
 use strict;
@@ -106,6 +107,13 @@ my @L2_RUNS = (
     [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
      '--L2-prefetch=next-line', '--data-profile=yes'],
     [@L1_SMALL, '--LL=16384,8,128', '--LL-prefetch=stream', '--interval-size=100k'],
+    # Write-backs (manual 5.12): plain; with L2, policies and a
+    # prefetcher; a usual machine's with an LL prefetcher
+    [@L1_SMALL, '--LL=16384,8,32', '--simulate-wb=yes'],
+    [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,128', '--simulate-wb=yes',
+     '--L2-policy=srrip', '--D1-prefetch=next-line'],
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
+     '--simulate-wb=yes', '--LL-prefetch=stream', '--D1-policy=plru'],
 );
 
 my @cases;
@@ -373,6 +381,50 @@ my $n = run_cases(\@cases, sub {
     }
 }
 
+# A known answer for write-backs (tests/refmodel/writes.c): 512 lines
+# written cyclically through D1 of 16 lines, L2 of 64, LL of 256: every
+# write misses every level, and once LL has been filled by the loop each
+# one evicts a line that D1 and L2 have written back dirty.  So a pass
+# more adds 512 writes and 512 DLdmw exactly, and 20 passes have at
+# least 20 x 512 - 256 DLdmw (the first 256 fills evict what the
+# program's start left in LL, dirty or not).
+{
+    my $wsrc = File::Spec->catfile(tests_dir(), 'refmodel', 'writes.c');
+    my $writes = eval {
+        build_one(File::Spec->catfile(build_root(), 'refmodel', 'writes'), [$wsrc],
+                  $CC, '-g', '-O2', $wsrc);
+    };
+    ok($writes, 'built refmodel/writes.c') or diag($@);
+    my ($mark) = grep { (split /\n/, slurp($wsrc))[$_ - 1] =~ /MARK: write/ }
+                 1 .. scalar(split /\n/, slurp($wsrc));
+    SKIP: {
+        skip 'writes.c not built', 1 unless $writes;
+        my @opts = ('--I1=32768,8,64', '--D1=1024,2,64', '--L2=4096,4,64',
+                    '--LL=16384,8,64', '--simulate-wb=yes');
+        my %line;
+        for my $passes (20, 21) {
+            my $o = ours_against_model(\@opts, [$writes, 512, $passes]);
+            ok($o->{content}, "writes x$passes: a main file") or diag($o->{err}), next;
+            my $p = parse_cgout(\$o->{content});
+            my ($key) = grep { /writes\.c\x00main\x00\Q$mark\E$/ } keys %{ $p->{costs} };
+            ok($key, "writes x$passes: the write's line ($mark) is in the file") or next;
+            my %c;
+            @c{ @{ $p->{event_names} } } = split ' ', $p->{costs}{$key};
+            $line{$passes} = \%c;
+            my $n = 512 * $passes;
+            is(join(' ', map { $c{$_} } qw(Dw D1mw D2mw DLmw)), "$n $n $n $n",
+               "writes x$passes: every write misses every level");
+            cmp_ok($c{DLdmw}, '>=', $n - 256, "writes x$passes: DLdmw ($c{DLdmw}) >= $n - 256");
+            is($o->{ours}, $o->{model}, "writes x$passes: ours are the reference model's");
+            is($o->{line_diff} // '', '', "writes x$passes: per line too");
+        }
+        if ($line{20} && $line{21}) {
+            is($line{21}{DLdmw} - $line{20}{DLdmw}, 512,
+               'writes: a pass more writes 512 dirty lines back from LL');
+        }
+    }
+}
+
 # CPU presets (manual 5.11): --cpu=list names them all; each preset,
 # under its own geometry, policies, inclusion and prefetchers, equals the
 # model (its desc: lines give the model its options) on matrix_walk;
@@ -458,7 +510,10 @@ for my $bad (['--LL-policy=lfu', 'the policy is one of'],
              ['--L2-prefetch=stream', 'there is no L2 (--L2)'],
              ['--LL-prefetch=stream', 'prefetchers are modelled with --LL-inclusion=nine only',
               '--LL-inclusion=inclusive'],
-             ['--cpu=pentium4', 'no such preset (--cpu=list lists them)']) {
+             ['--cpu=pentium4', 'no such preset (--cpu=list lists them)'],
+             ['--simulate-wb=yes', 'write-backs are modelled with --LL-inclusion=nine only',
+              '--LL-inclusion=exclusive'],
+             ['--simulate-wb=yes', 'not with --data-profile=yes', '--data-profile=yes']) {
     my ($opt, $text, @more) = @$bad;
     my ($name) = split /=/, $opt;
     my $o = run_ours([@more, $opt], ['/bin/true']);

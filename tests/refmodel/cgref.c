@@ -33,6 +33,12 @@
      its most recent one).  A demand hit on a marked line unmarks it and
      counts a useful prefetch (pfu).  The counts then end with "D1pf
      D1pfu L2pf L2pfu LLpf LLpfu" for the levels that have one.
+   - With --simulate-wb=yes (manual.md 5.12), a write or a modify
+     makes its D1 lines dirty; a look-up that evicts a dirty line writes
+     it into the level below (looked up as a prefetch passing, made
+     dirty there) or, from LL, to memory; an access's LL miss that
+     evicted a dirty line counts an "LL dirty miss" of its kind, printed
+     after each kind's LL misses.
    - With --LL-inclusion=inclusive (manual.md 5.9), each line LL evicts
      is removed from I1, D1 and L2 (every upper line inside it) at once;
      with exclusive, LL's look-up removes the lines it finds and fills
@@ -59,7 +65,7 @@
                 [--I1-policy=<p>] [--D1-policy=<p>] [--L2-policy=<p>]
                 [--LL-policy=<p>] [--LL-inclusion=<m>] [--seed=<n>]
                 [--D1-prefetch=<p>] [--L2-prefetch=<p>] [--LL-prefetch=<p>]
-                [--per-cc] < trace */
+                [--simulate-wb=yes] [--per-cc] < trace */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -70,7 +76,7 @@ enum { LRU, PLRU, SRRIP, BRRIP, RANDOM };
 enum { NINE, INCLUSIVE, EXCLUSIVE };
 static int inclusion = NINE;
 
-typedef struct {
+typedef struct Level {
    uint64_t  sets;
    uint64_t  assoc;
    uint64_t  line;
@@ -78,6 +84,7 @@ typedef struct {
    uint8_t*  mark;      /* per way (moving with its tag under LRU): a
                            prefetch brought the line, no demand hit yet */
    int       prefetcher;   /* NONE, NEXT_LINE, STREAM */
+   struct Level* below;    /* where its dirty lines go (NULL: memory) */
    int       pf_index;     /* its column pair among the pf counts: D1 0,
                               L2 1, LL 2 */
    uint64_t  last_line[8]; /* stream: per stream */
@@ -122,8 +129,13 @@ static uint64_t evicted;
 enum { DEMAND, PREFETCH, PASS };
 static int was_marked;
 
-/* One block; 1 if it missed. */
-static int lookup_block(Level* l, uint64_t block, int kind)
+/* Whether the last look-up's eviction was of a dirty line
+   (--simulate-wb: mark bit 2) */
+static int evicted_dirty;
+
+/* One block; 1 if it missed.  `write` makes the line dirty.  A line's
+   mark: bit 1 prefetched and not hit since, bit 2 dirty. */
+static int lookup_block(Level* l, uint64_t block, int kind, int write)
 {
    uint64_t* set = l->tags + (block % l->sets) * l->assoc;
    uint8_t* mark = l->mark + (block % l->sets) * l->assoc;
@@ -137,16 +149,19 @@ static int lookup_block(Level* l, uint64_t block, int kind)
          break;
       }
    evicted = found == l->assoc ? set[l->assoc - 1] : 0;
+   evicted_dirty = evicted != 0 && (mark[l->assoc - 1] & 2);
    was_marked = 0;
    if (found == l->assoc) {
       m = kind == PREFETCH;
    } else {
       m = mark[found];
-      if (kind == DEMAND && m) {
+      if (kind == DEMAND && (m & 1)) {
          was_marked = 1;
-         m = 0;
+         m &= ~1;
       }
    }
+   if (write)
+      m |= 2;
    /* Move everything above the found way (or the whole set, dropping
       its last block) down by one, and put the block in front -- a
       prefetch's fill second, under the most recent block */
@@ -206,7 +221,7 @@ static uint64_t plru_victim(const uint8_t* bits, uint64_t assoc)
    return lo;
 }
 
-static int lookup_block_policy(Level* l, uint64_t block, int kind)
+static int lookup_block_policy(Level* l, uint64_t block, int kind, int write)
 {
    uint64_t s = block % l->sets;
    uint64_t* tags = l->tags + s * l->assoc;
@@ -217,12 +232,15 @@ static int lookup_block_policy(Level* l, uint64_t block, int kind)
    int have_victim = 0;
 
    was_marked = 0;
+   evicted_dirty = 0;
    for (w = 0; w < l->assoc; w++)
       if (valid[w] && tags[w] == block) {
-         if (kind == DEMAND && l->mark[s * l->assoc + w]) {
+         if (kind == DEMAND && (l->mark[s * l->assoc + w] & 1)) {
             was_marked = 1;
-            l->mark[s * l->assoc + w] = 0;
+            l->mark[s * l->assoc + w] &= ~1;
          }
+         if (write)
+            l->mark[s * l->assoc + w] |= 2;
          if (l->policy == PLRU)
             plru_access(bits, l->assoc, w);
          else if (l->policy == SRRIP || l->policy == BRRIP)
@@ -252,10 +270,11 @@ static int lookup_block_policy(Level* l, uint64_t block, int kind)
          victim = w;
       }
       evicted = tags[victim] + 1;
+      evicted_dirty = (l->mark[s * l->assoc + victim] & 2) != 0;
    }
    tags[victim] = block;
    valid[victim] = 1;
-   l->mark[s * l->assoc + victim] = kind == PREFETCH;
+   l->mark[s * l->assoc + victim] = (kind == PREFETCH) | (write ? 2 : 0);
    if (l->policy == PLRU)
       plru_access(bits, l->assoc, victim);
    else if (l->policy == SRRIP)
@@ -290,15 +309,33 @@ static int remove_block(Level* l, uint64_t block)
    return 0;
 }
 
-static int lookup_kind(Level* l, uint64_t block, int kind)
+/* --simulate-wb (manual.md 5.12): on, and the lines each level wrote
+   back (not printed; the events count the LL misses that did) */
+static int wb_on;
+
+/* A look-up; a dirty line it evicts is written into the level below
+   (`below`: L2 or LL, NULL for LL: memory), looked up there as a
+   prefetch's pass and made dirty.  `evicted` and `evicted_dirty` stay
+   this look-up's. */
+static int lookup_kind(Level* l, uint64_t block, int kind, int write)
 {
-   return l->policy == LRU ? lookup_block(l, block, kind)
-                           : lookup_block_policy(l, block, kind);
+   int missed = l->policy == LRU ? lookup_block(l, block, kind, write)
+                                 : lookup_block_policy(l, block, kind, write);
+
+   if (wb_on && evicted_dirty && l->below != NULL) {
+      uint64_t e = evicted, b = (evicted - 1) * l->line / l->below->line;
+      int d = evicted_dirty, wm = was_marked;
+      lookup_kind(l->below, b, PASS, 1);
+      evicted = e;
+      evicted_dirty = d;
+      was_marked = wm;
+   }
+   return missed;
 }
 
 static int lookup(Level* l, uint64_t block)
 {
-   return lookup_kind(l, block, DEMAND);
+   return lookup_kind(l, block, DEMAND, 0);
 }
 
 /* Whether a block is in a level (nothing changes) */
@@ -344,15 +381,21 @@ static void count_pf(int level, int useful)
       pf_cc[level][useful]++;
 }
 
-static int access_level(Level* l, uint64_t addr, uint64_t size)
+/* How many of the last access_level's fills evicted a dirty line */
+static int n_dirty_evictions;
+
+/* A demand access of a level; `write` dirties its lines */
+static int access_level_w(Level* l, uint64_t addr, uint64_t size, int write)
 {
    uint64_t b[2];
    int n = blocks_of(l, addr, size, b), i, missed = 0;
 
    n_victims = 0;
    n_triggers = 0;
+   n_dirty_evictions = 0;
    for (i = 0; i < n; i++) {
-      int m = lookup(l, b[i]);
+      int m = lookup_kind(l, b[i], DEMAND, write);
+      n_dirty_evictions += m && evicted_dirty;
       if (m) {
          missed = 1;
          if (evicted != 0)
@@ -366,6 +409,11 @@ static int access_level(Level* l, uint64_t addr, uint64_t size)
    return missed;
 }
 
+static int access_level(Level* l, uint64_t addr, uint64_t size)
+{
+   return access_level_w(l, addr, size, 0);
+}
+
 /* A prefetch of `block` into `l`, then the levels below it (`below`,
    NULL-terminated) */
 static void prefetch_into(Level* l, uint64_t block, Level** below)
@@ -375,9 +423,9 @@ static void prefetch_into(Level* l, uint64_t block, Level** below)
    if (present(l, block))
       return;
    count_pf(l->pf_index, 0);
-   lookup_kind(l, block, PREFETCH);
+   lookup_kind(l, block, PREFETCH, 0);
    for (; *below != NULL; below++)
-      lookup_kind(*below, addr / (*below)->line, PASS);
+      lookup_kind(*below, addr / (*below)->line, PASS, 0);
 }
 
 /* The stream prefetcher's step for an access at `addr` (manual.md
@@ -474,14 +522,15 @@ static void set_policy(Level* l, const char* name, uint64_t seed)
 /* Which levels (D1, L2, LL) have a prefetcher: their pf columns */
 static int pf_on[3];
 
-/* One line of counts, in the tool's order of events */
-static void print_counts(uint64_t count[3][4], uint64_t pf[3][2], int have_l2)
+/* One line of counts, in the tool's order of events: per kind the
+   accesses, L1, [L2,] LL misses [and LL misses that wrote back] */
+static void print_counts(uint64_t count[3][5], uint64_t pf[3][2], int have_l2)
 {
    int a, c;
 
    for (a = 0; a < 3; a++)
-      for (c = 0; c < 4; c++)
-         if (c != 2 || have_l2)
+      for (c = 0; c < 5; c++)
+         if ((c != 2 || have_l2) && (c != 4 || wb_on))
             printf("%s%" PRIu64, a == 0 && c == 0 ? "" : " ", count[a][c]);
    for (a = 0; a < 3; a++)
       if (pf_on[a])
@@ -515,11 +564,11 @@ int main(int argc, char** argv)
    const char* d1_policy = "lru";
    uint64_t seed = 1;
    /* Per kind (fetch, read, write): accesses, L1, L2 and LL misses */
-   uint64_t count[3][4] = { { 0 } };
+   uint64_t count[3][5] = { { 0 } };
    /* With --per-cc, the same per cost centre (the tool's trace gives
       each fetch its instruction's; data accesses are the last fetch's) */
    int per_cc = 0;
-   uint64_t (*cc_count)[3][4] = NULL;
+   uint64_t (*cc_count)[3][5] = NULL;
    uint64_t (*cc_pf)[3][2] = NULL;
    uint64_t n_cc = 0, cc = 0;
    char** cc_name = NULL;   /* "<file>\t<fn>\t<line>" of each, from the
@@ -565,6 +614,8 @@ int main(int argc, char** argv)
          l2_pf = argv[a] + 14;
       } else if (strncmp(argv[a], "--LL-prefetch=", 14) == 0) {
          ll_pf = argv[a] + 14;
+      } else if (strcmp(argv[a], "--simulate-wb=yes") == 0) {
+         wb_on = 1;
       } else if (strcmp(argv[a], "--per-cc") == 0) {
          per_cc = 1;
       } else if (strncmp(argv[a], "--seed=", 7) == 0) {
@@ -590,6 +641,9 @@ int main(int argc, char** argv)
    pf_on[0] = d1.prefetcher != 0;
    pf_on[1] = l2.prefetcher != 0;
    pf_on[2] = ll.prefetcher != 0;
+   i1.below = d1.below = have_l2 ? &l2 : &ll;
+   l2.below = &ll;
+   ll.below = NULL;
    all_levels[0] = &d1;
    all_levels[1] = have_l2 ? &l2 : NULL;
    all_levels[2] = &ll;
@@ -664,7 +718,8 @@ int main(int argc, char** argv)
                     memcpy(trig[n_reached], triggers, sizeof triggers),     \
                     n_reached++)
          COUNT(0);
-         missed = access_level(l1, addr, size);
+         missed = access_level_w(l1, addr, size,
+                                 wb_on && (kind == 'S' || kind == 'M'));
          REACHED(l1);
          if (missed) {
             COUNT(1);
@@ -678,6 +733,8 @@ int main(int argc, char** argv)
          if (missed && inclusion == NINE) {
             if (access_level(&ll, addr, size))
                COUNT(3);
+            if (n_dirty_evictions > 0)
+               COUNT(4);
             REACHED(&ll);
          } else if (missed && inclusion == INCLUSIVE) {
             uint64_t b[2];
