@@ -282,44 +282,27 @@ UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
                            Bool write, UWord* victim)
 {
    UWord* set = level->tags + (block & level->set_mask) * level->assoc;
-   Int way, top, found = level->assoc - 1;
+   Int way, top, last = level->assoc - 1;
    UInt outcome = CG_LOOKUP_MISSED;
-   UWord tag = kind == CG_LOOKUP_PREFETCH ? block | CG_PREFETCH_MARK : block;
 
    if (kind != CG_LOOKUP_PREFETCH)
       return demand_lookup(set, level->assoc, block, kind, write, victim);
-   /* CG_NO_BLOCK without the marks is no block either: one compare a way */
-   for (way = 0; way < level->assoc; way++)
-      if ((set[way] & ~MARKS) == block) {
-         /* A prefetch of a line already there is no prefetch: nothing
-            changes (cg_hierarchy.c counts none) */
-         if (kind == CG_LOOKUP_PREFETCH)
-            return CG_LOOKUP_PRESENT;
-         found = way;
-         outcome = 0;
-         /* A demand hit takes the mark off; a prefetch's keeps it */
-         tag = set[way];
-         if (kind == CG_LOOKUP_DEMAND && (tag & CG_PREFETCH_MARK) != 0) {
-            outcome = CG_LOOKUP_WAS_MARKED;
-            tag &= ~CG_PREFETCH_MARK;
-         }
-         break;
-      }
-   if (write)
-      tag |= CG_DIRTY_MARK;
+   /* A prefetch of a line already there is no prefetch: nothing changes
+      (cg_hierarchy.c counts none).  CG_NO_BLOCK without the marks is no
+      block either: one compare a way. */
    *victim = CG_NO_BLOCK;
-   if (outcome & CG_LOOKUP_MISSED) {
-      *victim = unmarked(set[found]);
-      if (set[found] != CG_NO_BLOCK && (set[found] & CG_DIRTY_MARK))
-         outcome |= CG_LOOKUP_VICTIM_DIRTY;
-   }
-   /* A prefetch's fill goes in below the most recent line (way 1), which
-      stays where compiled code's MRU filter expects it; anything else
-      becomes the most recent */
-   top = kind == CG_LOOKUP_PREFETCH && level->assoc > 1 ? 1 : 0;
-   for (way = found; way > top; way--)
+   for (way = 0; way <= last; way++)
+      if ((set[way] & ~MARKS) == block)
+         return CG_LOOKUP_PRESENT;
+   *victim = unmarked(set[last]);
+   if (set[last] != CG_NO_BLOCK && (set[last] & CG_DIRTY_MARK))
+      outcome |= CG_LOOKUP_VICTIM_DIRTY;
+   /* The fill goes in below the most recent line (way 1), which stays
+      where compiled code's MRU filter expects it */
+   top = level->assoc > 1 ? 1 : 0;
+   for (way = last; way > top; way--)
       set[way] = set[way - 1];
-   set[top] = tag;
+   set[top] = block | CG_PREFETCH_MARK | (write ? CG_DIRTY_MARK : 0);
    return outcome;
 }
 

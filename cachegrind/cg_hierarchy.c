@@ -64,11 +64,6 @@ Bool cg_inclusion_from_name(const HChar* name, CgInclusion* out)
    return False;
 }
 
-const HChar* cg_inclusion_name(CgInclusion m)
-{
-   return mode_names[m];
-}
-
 static void set_level(Int i, CgSimLevel l, UInt pf_event)
 {
    levels[i].cache = l.cache;

@@ -62,9 +62,8 @@ typedef struct {
    CgPrefetchKind prefetch;
 } CgSimLevel;
 
-/* The mode of a name (False if there is none), and a name's mode. */
+/* The mode of a name (False if there is none). */
 Bool cg_inclusion_from_name(const HChar* name, CgInclusion* mode);
-const HChar* cg_inclusion_name(CgInclusion mode);
 
 /* Before any access; `l2` NULL without a middle level.  The inclusion
    modes start every level empty. */

@@ -208,12 +208,17 @@ static void apply_cpu_option(void)
    FROM_PRESET(given & CG_GIVEN_L2_POLICY, cg_clo.L2_policy, p->l2_policy);
    FROM_PRESET(given & CG_GIVEN_LL_POLICY, cg_clo.LL_policy, p->ll_policy);
    FROM_PRESET(given & CG_GIVEN_INCLUSION, cg_clo.LL_inclusion, p->inclusion);
-   FROM_PRESET(given & CG_GIVEN_D1_PREFETCH, cg_clo.D1_prefetch,
-               p->d1_prefetch);
-   FROM_PRESET(given & CG_GIVEN_L2_PREFETCH, cg_clo.L2_prefetch,
-               p->l2_prefetch);
-   FROM_PRESET(given & CG_GIVEN_LL_PREFETCH, cg_clo.LL_prefetch,
-               p->ll_prefetch);
+   /* Prefetchers are modelled under nine only: an explicit other
+      --LL-inclusion drops the preset's (an explicit prefetcher stays,
+      and is refused with it) */
+   if (VG_(strcmp)(cg_clo.LL_inclusion, "nine") == 0) {
+      FROM_PRESET(given & CG_GIVEN_D1_PREFETCH, cg_clo.D1_prefetch,
+                  p->d1_prefetch);
+      FROM_PRESET(given & CG_GIVEN_L2_PREFETCH, cg_clo.L2_prefetch,
+                  p->l2_prefetch);
+      FROM_PRESET(given & CG_GIVEN_LL_PREFETCH, cg_clo.LL_prefetch,
+                  p->ll_prefetch);
+   }
 #undef FROM_PRESET
 }
 
@@ -303,7 +308,10 @@ static void cg_post_clo_init(void)
    if (cg_clo.cache_sim && cg_clo.simulate_wb) {
       if (inclusion != CG_INCLUSION_NINE) {
          VG_(umsg)("Bad option: --simulate-wb=yes: write-backs are modelled "
-                   "with --LL-inclusion=nine only\n");
+                   "with --LL-inclusion=nine only, and LL is %s%s\n",
+                   cg_clo.LL_inclusion,
+                   (cg_clo.model_given & CG_GIVEN_INCLUSION) ? ""
+                   : " (--cpu's)");
          VG_(exit)(1);
       }
       if (cg_clo.data_profile) {
@@ -315,10 +323,12 @@ static void cg_post_clo_init(void)
    /* inclusive removes lines from the L1s behind compiled code's MRU
       filter, and D1's prefetcher fills D1 there: the model keeps the
       mirrors.  Under LRU a prefetch fill leaves the most recent line
-      alone (cg_cache_block_lookup), so an LRU D1 keeps the log. */
+      alone (cg_cache_block_lookup), so an LRU D1 of two or more ways
+      keeps the log (one way has no room beside that line). */
    log_mode = access_log_applies() && inclusion != CG_INCLUSION_INCLUSIVE
               && (prefetch[CG_SIM_D1] == CG_PREFETCH_NONE
-                  || policies[CG_SIM_D1] == CG_POLICY_LRU)
+                  || (policies[CG_SIM_D1] == CG_POLICY_LRU
+                      && sim_D1.assoc > 1))
               && !(cg_clo.cache_sim && cg_clo.simulate_wb);
    cg_sim_init(&sim_I1, &sim_D1, sim_L2, &sim_LL, policies, inclusion,
                prefetch, cg_clo.cache_sim && cg_clo.simulate_wb, log_mode);
@@ -334,9 +344,8 @@ static void cg_post_clo_init(void)
    cg_log_register_fork_handlers();
    /* The data profile's accesses are not tested by checkers (every
       one is attributed): compiled code keeps its IR tests. */
-   /* --simulate-wb: cold translations' C tests would skip MRU writes */
    cg_tier_init(cg_clo.cache_sim, cg_log_enabled() && !cg_data_enabled(),
-                cg_sim_writes_reach_model() ? 0 : cg_clo.hot_threshold);
+                cg_clo.hot_threshold);
    cg_checkers_init(cg_clo.checker_descriptors, (UInt)cg_clo.checker_shapes,
                     cg_clo.checker_wide_constants);
    cg_branch_init();

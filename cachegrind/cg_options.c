@@ -187,10 +187,8 @@ Bool cg_options_process(const HChar* arg)
                        1, CG_DATA_MAX_CALLERS) {}
    else if VG_BINT_CLO(arg, "--data-stride", cg_clo.data_stride,
                        1, 1 << 20) {}
-   else if VG_STR_CLO(arg, "--I1-policy", cg_clo.I1_policy)
-      cg_clo.model_given |= CG_GIVEN_I1_POLICY;
-   else if VG_STR_CLO(arg, "--D1-policy", cg_clo.D1_policy)
-      cg_clo.model_given |= CG_GIVEN_D1_POLICY;
+   else if VG_STR_CLO(arg, "--I1-policy", cg_clo.I1_policy) {}
+   else if VG_STR_CLO(arg, "--D1-policy", cg_clo.D1_policy) {}
    else if VG_STR_CLO(arg, "--L2-policy", cg_clo.L2_policy)
       cg_clo.model_given |= CG_GIVEN_L2_POLICY;
    else if VG_STR_CLO(arg, "--LL-inclusion", cg_clo.LL_inclusion)
@@ -231,9 +229,10 @@ void cg_options_print_usage(void)
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
 "    --cpu=<name>|host|list           every level's geometry, policy,\n"
 "                                     inclusion and prefetchers of a CPU\n"
-"                                     (--cpu=list true: the presets; host: this\n"
-"                                     one's levels, L2 included); explicit\n"
-"                                     options override it [none]\n"
+"                                     preset; host: this machine's levels, L2\n"
+"                                     included; list: print the presets and\n"
+"                                     exit (with any program, which does not\n"
+"                                     run); explicit options override [none]\n"
 "    --L2=<size>,<assoc>,<line_size>  add a middle level between the L1s and\n"
 "                                     LL, with events I2mr D2mr D2mw [none]\n"
 "    --cache-sim=yes|no               collect cache stats? [%s]\n"

@@ -72,7 +72,7 @@ typedef struct {
 } CgOptions;
 
 enum {
-   CG_GIVEN_I1_POLICY = 1 << 0, CG_GIVEN_D1_POLICY = 1 << 1,
+   /* (the presets leave the L1s' policies alone: no bits for them) */
    CG_GIVEN_L2_POLICY = 1 << 2, CG_GIVEN_LL_POLICY = 1 << 3,
    CG_GIVEN_INCLUSION = 1 << 4, CG_GIVEN_D1_PREFETCH = 1 << 5,
    CG_GIVEN_L2_PREFETCH = 1 << 6, CG_GIVEN_LL_PREFETCH = 1 << 7

@@ -260,6 +260,9 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
       if (L2 != NULL)
          write_desc(out, "L2", L2);
       write_desc(out, "LL", LL);
+   }
+   /* The models beyond 3.19's, only for a simulation that has them */
+   if (cg_clo.cache_sim) {
       write_policy(out, "I1", cg_clo.I1_policy);
       write_policy(out, "D1", cg_clo.D1_policy);
       if (L2 != NULL)
@@ -273,7 +276,7 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
       write_prefetcher(out, "D1", cg_clo.D1_prefetch);
       write_prefetcher(out, "L2", cg_clo.L2_prefetch);
       write_prefetcher(out, "LL", cg_clo.LL_prefetch);
-      if (cg_clo.cpu != NULL && cg_clo.cache_sim) {
+      if (cg_clo.cpu != NULL) {
          cg_file_put_str(out, "desc: CPU:              ");
          cg_file_put_str(out, cg_clo.cpu);
          cg_file_put_str(out, "\n");

@@ -143,6 +143,8 @@ static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
    Int way, victim = -1;
    UInt victim_dirty = 0;
 
+   *victim_block = CG_NO_BLOCK;
+
    for (way = 0; way < assoc; way++) {
       if (!(state[way] & WAY_VALID)) {
          if (victim < 0)
@@ -170,7 +172,6 @@ static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
          return outcome;
       }
    }
-   *victim_block = CG_NO_BLOCK;
    if (victim < 0) {
       switch (p->policy) {
       case CG_POLICY_PLRU:

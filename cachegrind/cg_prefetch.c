@@ -58,7 +58,8 @@ static Bool stream_step(CgPrefetcher* pf, Addr addr, UWord* out)
    } else {
       if (line == last - 1) {
          (*run)--;
-         fetch = *run <= -2;
+         /* (none below line 0) */
+         fetch = *run <= -2 && line >= STREAM_DISTANCE;
          *out = line - STREAM_DISTANCE;
       } else {
          *run = 0;

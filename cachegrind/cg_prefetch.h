@@ -15,7 +15,8 @@
      the line is the last + 1, -1 if it is the last - 1; with run > 0,
      if the line is the last + 1 run grows by 1 and, once run >= 2, the
      line 5 lines after the address's is fetched, else run becomes 0;
-     with run < 0 the same downwards.  Then the line is the last. */
+     with run < 0 the same downwards (never below line 0).  Then the
+     line is the last. */
 
 #ifndef CG_PREFETCH_H
 #define CG_PREFETCH_H

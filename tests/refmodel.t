@@ -97,9 +97,11 @@ my @L2_RUNS = (
      '--LL-policy=srrip'],
     [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
      '--LL-inclusion=exclusive', '--data-profile=yes'],
-    # Prefetchers (manual 5.10): D1's (no log), L2's and LL's (log and
+    # Prefetchers (manual 5.10): D1's (with the log under LRU; without
+    # it in a direct-mapped D1 or under plru), L2's and LL's (log and
     # thread), with policies, the data profile, and no log
     [@L1_SMALL, '--LL=16384,8,32', '--D1-prefetch=next-line'],
+    [@{ $GEOMETRIES[2] }, '--D1-prefetch=next-line'],
     [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,128', '--L2-prefetch=stream',
      '--LL-prefetch=stream'],
     [@L1_SMALL, '--L2=8192,4,32', '--LL=16384,8,32', '--D1-prefetch=next-line',
@@ -469,6 +471,11 @@ my $n = run_cases(\@cases, sub {
             is($o->{model}, $o->{ours}, "--cpu=$preset: ours are the reference model's");
             is($o->{line_diff} // '', '', "--cpu=$preset: per line too");
         }
+        my $incl = run_ours(['--cpu=generic', '--LL-inclusion=inclusive'], $prog);
+        my ($im) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $incl->{files} || [] };
+        like($im ? $im->{content} : '', qr/^desc: LL inclusion:\s+inclusive$/m,
+             '--cpu=generic --LL-inclusion=inclusive: runs, the preset\'s prefetchers dropped')
+            or diag($incl->{stderr});
         my $over = run_ours(['--LL=16384,8,64', '--cpu=zen3', '--L2-policy=lru',
                              '--LL-inclusion=nine', '--D1-prefetch=next-line'], $prog);
         my ($m) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $over->{files} || [] };

@@ -89,7 +89,7 @@ typedef struct Level {
                               L2 1, LL 2 */
    uint64_t  last_line[8]; /* stream: per stream */
    int64_t   run[8];
-   /* Other policies (LL only): tags stay where they were put */
+   /* Other policies: tags stay where they were put */
    int       policy;
    uint8_t*  valid;     /* per way */
    uint8_t*  rrpv;      /* per way, 0..3 */
@@ -451,7 +451,7 @@ static int stream_step(Level* l, uint64_t addr, uint64_t* out)
    } else {
       if (line == last - 1) {
          l->run[s]--;
-         fetch = l->run[s] <= -2;
+         fetch = l->run[s] <= -2 && line >= 5;
          *out = line - 5;
       } else {
          l->run[s] = 0;
