@@ -54,14 +54,13 @@ static const HChar* const mode_names[] = { "nine", "inclusive", "exclusive" };
 
 Bool cg_inclusion_from_name(const HChar* name, CgInclusion* out)
 {
-   UInt i;
+   Int i = cg_name_index(mode_names,
+                         sizeof mode_names / sizeof mode_names[0], name);
 
-   for (i = 0; i < sizeof mode_names / sizeof mode_names[0]; i++)
-      if (VG_(strcmp)(name, mode_names[i]) == 0) {
-         *out = (CgInclusion)i;
-         return True;
-      }
-   return False;
+   if (i < 0)
+      return False;
+   *out = (CgInclusion)i;
+   return True;
 }
 
 static void set_level(Int i, CgSimLevel l, UInt pf_event)

@@ -17,6 +17,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cg_policy.h"
+#include "cg_tool.h"
 
 #define WAY_VALID 0x80
 #define WAY_MARKED 0x40    /* prefetched, not yet hit by a demand access */
@@ -31,14 +32,13 @@ static const HChar* const policy_names[] = {
 
 Bool cg_policy_from_name(const HChar* name, CgPolicy* policy)
 {
-   UInt i;
+   Int i = cg_name_index(policy_names,
+                         sizeof policy_names / sizeof policy_names[0], name);
 
-   for (i = 0; i < sizeof policy_names / sizeof policy_names[0]; i++)
-      if (VG_(strcmp)(name, policy_names[i]) == 0) {
-         *policy = (CgPolicy)i;
-         return True;
-      }
-   return False;
+   if (i < 0)
+      return False;
+   *policy = (CgPolicy)i;
+   return True;
 }
 
 const HChar* cg_policy_unsupported(CgPolicy policy, Int assoc)

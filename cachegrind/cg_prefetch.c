@@ -7,20 +7,22 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "cg_prefetch.h"
+#include "cg_tool.h"
 
 #define STREAM_PAGE_BITS 12
 #define STREAM_DISTANCE  5    /* lines ahead */
 
+/* In CgPrefetchKind's order */
+static const HChar* const kind_names[] = { "none", "next-line", "stream" };
+
 Bool cg_prefetch_from_name(const HChar* name, CgPrefetchKind* kind)
 {
-   if (VG_(strcmp)(name, "none") == 0)
-      *kind = CG_PREFETCH_NONE;
-   else if (VG_(strcmp)(name, "next-line") == 0)
-      *kind = CG_PREFETCH_NEXT_LINE;
-   else if (VG_(strcmp)(name, "stream") == 0)
-      *kind = CG_PREFETCH_STREAM;
-   else
+   Int i = cg_name_index(kind_names,
+                         sizeof kind_names / sizeof kind_names[0], name);
+
+   if (i < 0)
       return False;
+   *kind = (CgPrefetchKind)i;
    return True;
 }
 

@@ -192,7 +192,6 @@ UWord below_l1_special(CostCentre* cc, Addr addr, UWord size,
 {
    if (general_below_l1)
       return cg_hierarchy_below_l1(cc, addr, size, first, counted);
-   /* The L2 miss counter of each `first` */
    if (!(l2_has_policy ? cg_policy_ref_missed(&l2_policy, addr, (UChar)size)
                        : cg_cache_ref_missed(&L2, addr, (UChar)size)))
       return 1;

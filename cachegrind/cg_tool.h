@@ -45,6 +45,7 @@
 #define CG_TOOL_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
 #include "pub_tool_tooliface.h"
 
 /*------------------------------------------------------------*/
@@ -97,6 +98,19 @@ typedef enum {
    EV_LL_DIRTY_WRITE_MISS,  /*                             (DLdmw) */
    CG_N_EVENTS
 } CgEvent;
+
+/* The index of `name` in `names` (n of them), or -1: the option values
+   that name a policy, an inclusion mode or a prefetcher */
+static inline Int cg_name_index(const HChar* const* names, UInt n,
+                                const HChar* name)
+{
+   UInt i;
+
+   for (i = 0; i < n; i++)
+      if (VG_(strcmp)(name, names[i]) == 0)
+         return (Int)i;
+   return -1;
+}
 
 /* The L2 miss counter of an access whose first counter is `first`
    (EV_IR, EV_DR or EV_DW) */
