@@ -296,8 +296,12 @@ static void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
       Level* b = &levels[below];
       if (below == LEVEL_L2 && !has_l2)
          continue;
-      block_lookup(b, addr >> b->cache->line_bits, CG_LOOKUP_PASS, False,
-                   &victim);
+      /* The line comes from the nearest level that has it, as a demand
+         miss's does: the levels below that one are not disturbed (and
+         not looked at: for a large LL that look-up is what costs) */
+      if (!(block_lookup(b, addr >> b->cache->line_bits, CG_LOOKUP_PASS,
+                         False, &victim) & CG_LOOKUP_MISSED))
+         break;
    }
 }
 

@@ -424,8 +424,15 @@ static void prefetch_into(Level* l, uint64_t block, Level** below)
       return;
    count_pf(l->pf_index, 0);
    lookup_kind(l, block, PREFETCH, 0);
-   for (; *below != NULL; below++)
-      lookup_kind(*below, addr / (*below)->line, PASS, 0);
+   /* down to the first level that holds the line (it is not filled
+      below that one) */
+   for (; *below != NULL; below++) {
+      uint64_t b = addr / (*below)->line;
+      int had = present(*below, b);
+      lookup_kind(*below, b, PASS, 0);
+      if (had)
+         break;
+   }
 }
 
 /* The stream prefetcher's step for an access at `addr` (manual.md
