@@ -308,6 +308,8 @@ static IRExpr* fetch_not_mru(Delivery* d, const CacheLevel* i1, UWord first,
 {
    IRExpr* last_not_mru;
 
+   if (cg_sim_every_access_reaches_model())
+      return NULL;           /* no filter: the call is unconditional */
    if (first == last)
       return not_mru_const(d, i1, first);
    if (i1->set_mask == 0)
@@ -329,7 +331,8 @@ static Bool fetch_is_known_hit(UWord first, UWord last, Bool have_prev,
    /* Not where a line can leave I1 between two fetches
       (--LL-inclusion=inclusive: a data access's LL eviction) */
    return first == last && have_prev && first == prev_last
-          && !cg_sim_l1_lines_may_vanish();
+          && !cg_sim_l1_lines_may_vanish()
+          && !cg_sim_every_access_reaches_model();
 }
 
 /* How many fetch calls deliver_fetch will emit for a superblock, so
@@ -511,13 +514,26 @@ static void deliver_data(Delivery* d, const Event* ev, Bool is_write)
    if (cg_sim_writes_reach_model() && (is_write || ev->kind == EVT_MODIFY)) {
       if (ev->kind == EVT_MODIFY) {
          CALL(d, cg_sim_modify,
-              mkIRExprVec_3(ptr_const(ev->instr->cc), ev->addr,
-                            mkIRExpr_HWord((HWord)ev->size)), NULL);
+              mkIRExprVec_4(ptr_const(ev->instr->cc), ev->addr,
+                            mkIRExpr_HWord((HWord)ev->size),
+                            mkIRExpr_HWord((HWord)ev->instr->addr)), NULL);
          return;
       }
       guard = NULL;
+   } else if (cg_sim_every_data_access_reaches_model()) {
+      guard = NULL;    /* --cacheuse, D1 stride: a hit changes state */
    } else {
       guard = not_mru_access(d, cg_sim_d1(), ev->addr, ev->size);
+   }
+   if (cg_sim_data_needs_pc()) {
+      IRExpr** args = mkIRExprVec_4(ptr_const(ev->instr->cc), ev->addr,
+                                    mkIRExpr_HWord((HWord)ev->size),
+                                    mkIRExpr_HWord((HWord)ev->instr->addr));
+      if (is_write)
+         CALL(d, cg_sim_write_at, args, guard);
+      else
+         CALL(d, cg_sim_read_at, args, guard);
+      return;
    }
 
    for (i = 0; i < sizeof sized_data_helpers / sizeof sized_data_helpers[0];
@@ -972,8 +988,9 @@ void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
          CALL(d, cg_log_guarded_read, args, guard);
       return;
    }
-   args = mkIRExprVec_3(ptr_const(instr->cc), addr,
-                        mkIRExpr_HWord((HWord)size));
+   args = mkIRExprVec_4(ptr_const(instr->cc), addr,
+                        mkIRExpr_HWord((HWord)size),
+                        mkIRExpr_HWord((HWord)instr->addr));
    if (is_write)
       CALL(d, cg_sim_write_counted, args, guard);
    else

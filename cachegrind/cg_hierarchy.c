@@ -23,6 +23,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "cg_hierarchy.h"
+#include "cg_lineuse.h"
 #include "cg_tool.h"
 
 enum { LEVEL_I1, LEVEL_D1, LEVEL_L2, LEVEL_LL, N_LEVELS };
@@ -49,6 +50,11 @@ static Bool has_l2;
    memory) */
 static Bool write_back;
 static ULong write_backs[N_LEVELS];
+/* --cacheuse: each level's cg_lineuse.c level, or -1 (L2: untracked) */
+static Bool line_use;
+static const Int use_level_of[N_LEVELS] = {
+   CG_USE_I1, CG_USE_D1, -1, CG_USE_LL
+};
 
 static const HChar* const mode_names[] = { "nine", "inclusive", "exclusive" };
 
@@ -80,17 +86,32 @@ static void set_level(Int i, CgSimLevel l, UInt pf_event)
    }
 }
 
+static void track_use(Int i)
+{
+   const CacheLevel* c = levels[i].cache;
+
+   cg_lineuse_init(use_level_of[i], c->line_bits, c->set_mask + 1,
+                   c->assoc);
+}
+
 void cg_hierarchy_init(CgInclusion m, CgSimLevel i1, CgSimLevel d1,
-                       const CgSimLevel* l2, CgSimLevel ll, Bool wb)
+                       const CgSimLevel* l2, CgSimLevel ll, Bool wb,
+                       Bool use)
 {
    mode = m;
    write_back = wb;
+   line_use = use;
    has_l2 = l2 != NULL;
    set_level(LEVEL_I1, i1, 0);
    set_level(LEVEL_D1, d1, EV_D1_PF);
    if (has_l2)
       set_level(LEVEL_L2, *l2, EV_L2_PF);
    set_level(LEVEL_LL, ll, EV_LL_PF);
+   if (line_use) {
+      track_use(LEVEL_I1);
+      track_use(LEVEL_D1);
+      track_use(LEVEL_LL);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -197,6 +218,9 @@ static Bool demand(Int i, CostCentre* cc, UWord counted, Addr addr,
          missed = True;
          if (victim != CG_NO_BLOCK)
             victims[(*n_victims)++] = victim;
+         if (line_use && use_level_of[i] >= 0)
+            cg_lineuse_fill(use_level_of[i], blocks[k], victim,
+                            counted ? cc : NULL);
       }
       wrote_back |= (outcome & CG_LOOKUP_VICTIM_DIRTY) != 0;
       if (outcome & CG_LOOKUP_WAS_MARKED)
@@ -306,7 +330,7 @@ static void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
 }
 
 static void run_prefetchers(const Step* steps, Int n_steps, Addr addr,
-                            CostCentre* cc, UWord counted)
+                            Addr pc, CostCentre* cc, UWord counted)
 {
    Int s;
 
@@ -317,7 +341,7 @@ static void run_prefetchers(const Step* steps, Int n_steps, Addr addr,
 
       if (!l->has_prefetcher)
          continue;
-      n = cg_prefetch_lines(&l->prefetcher, addr, steps[s].triggers,
+      n = cg_prefetch_lines(&l->prefetcher, addr, pc, steps[s].triggers,
                             steps[s].n_triggers, lines);
       for (k = 0; k < n; k++)
          prefetch(steps[s].level, lines[k], cc, counted);
@@ -330,9 +354,10 @@ static void run_prefetchers(const Step* steps, Int n_steps, Addr addr,
 
 /* From level `top` (an L1, or below one whose miss is counted) down;
    `write`: the access writes (a write or a modify: it dirties its L1
-   line under --simulate-wb) */
+   line under --simulate-wb); `pc`: its instruction's address, for a
+   stride prefetcher (0 where none needs it) */
 static UWord access_from(Int top, CostCentre* cc, Addr addr, UWord size,
-                         UWord first, UWord counted, Bool write)
+                         UWord first, UWord counted, Bool write, Addr pc)
 {
    Step steps[N_LEVELS];
    Int n_steps = 0, n_victims = 0;
@@ -371,20 +396,49 @@ static UWord access_from(Int top, CostCentre* cc, Addr addr, UWord size,
       outcome = 2;
    }
 done:
-   run_prefetchers(steps, n_steps, addr, cc, counted);
+   /* Every access uses its lines in its L1 and in LL, whichever level
+      it hit (cg_lineuse.c ignores a line LL does not hold) */
+   if (line_use && top <= LEVEL_D1) {
+      cg_lineuse_use(use_level_of[top], addr, size);
+      cg_lineuse_use(CG_USE_LL, addr, size);
+   }
+   run_prefetchers(steps, n_steps, addr, pc, cc, counted);
    return outcome;
 }
 
-UWord cg_hierarchy_access(const CacheLevel* l1, CostCentre* cc, Addr addr,
-                          UWord size, UWord first, UWord counted, Bool write)
+/* --cacheuse: every access comes here, most of them to the line their
+   LRU L1 set used last.  Such a hit changes nothing in the caches (no
+   marks or dirty bits: line use runs without prefetchers and
+   write-backs), so only its uses are recorded. */
+static Bool line_use_mru_hit(Int top, Addr addr, UWord size)
 {
-   return access_from(l1 == levels[LEVEL_I1].cache ? LEVEL_I1 : LEVEL_D1,
-                      cc, addr, size, first, counted, write);
+   const Level* l = &levels[top];
+   const CacheLevel* c = l->cache;
+   UWord block = addr >> c->line_bits;
+
+   if (l->policy != NULL
+       || ((addr + (UChar)size - 1) >> c->line_bits) != block
+       || c->tags[(block & c->set_mask) * c->assoc] != block)
+      return False;
+   cg_lineuse_use(use_level_of[top], addr, size);
+   cg_lineuse_use(CG_USE_LL, addr, size);
+   return True;
+}
+
+UWord cg_hierarchy_access(const CacheLevel* l1, CostCentre* cc, Addr addr,
+                          UWord size, UWord first, UWord counted, Bool write,
+                          Addr pc)
+{
+   Int top = l1 == levels[LEVEL_I1].cache ? LEVEL_I1 : LEVEL_D1;
+
+   if (line_use && line_use_mru_hit(top, addr, size))
+      return 0;
+   return access_from(top, cc, addr, size, first, counted, write, pc);
 }
 
 UWord cg_hierarchy_below_l1(CostCentre* cc, Addr addr, UWord size,
                             UWord first, UWord counted)
 {
    return access_from(has_l2 ? LEVEL_L2 : LEVEL_LL, cc, addr, size, first,
-                      counted, False);
+                      counted, False, 0);
 }

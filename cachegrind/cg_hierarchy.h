@@ -25,8 +25,9 @@
    - A line already in the level is not fetched.  Else the prefetch is
      issued (the level's pf event, charged to the access's line): the
      line fills the level, marked, and the block holding its first byte
-     is looked up in each level below (a hit touches it, a miss fills
-     it, unmarked; no miss is counted).
+     is looked up in the levels below, down to the first that has it
+     (a miss fills it, unmarked, no miss counted; a hit touches it and
+     ends the pass).
    - A demand access that hits a marked line takes the mark off and
      counts the level's pfu event (a useful prefetch).
    Write-backs (--simulate-wb, manual 5.12; under nine only):
@@ -37,7 +38,10 @@
      is, making the line dirty; from LL, to memory.  Each counts a
      write-back of the level it left.
    - A demand access's LL miss whose fill evicted a dirty line counts
-     ILdmr, DLdmr or DLdmw (by the access's kind). */
+     ILdmr, DLdmr or DLdmw (by the access's kind).
+   Line use (--cacheuse, manual 5.13; under nine, no prefetchers): the
+   L1s' and LL's fills and victims, and every access's use of its lines
+   there, go to cg_lineuse.c. */
 
 #ifndef CG_HIERARCHY_H
 #define CG_HIERARCHY_H
@@ -67,17 +71,21 @@ Bool cg_inclusion_from_name(const HChar* name, CgInclusion* mode);
 
 /* Before any access; `l2` NULL without a middle level.  The inclusion
    modes start every level empty. */
-/* `write_back`: --simulate-wb (dirty lines, write-backs; under nine) */
+/* `write_back`: --simulate-wb (dirty lines, write-backs; under nine).
+   `line_use`: --cacheuse (cg_lineuse.h; under nine, no prefetchers) */
 void cg_hierarchy_init(CgInclusion mode, CgSimLevel i1, CgSimLevel d1,
-                       const CgSimLevel* l2, CgSimLevel ll, Bool write_back);
+                       const CgSimLevel* l2, CgSimLevel ll, Bool write_back,
+                       Bool line_use);
 /* One access through `l1` (I1's or D1's cache) and the levels below,
    its misses counted as cg_sim.c's below_l1 counts them; returns 0 for
-   an L1 hit, 1 for a hit below L1, 2 for an LL miss. */
+   an L1 hit, 1 for a hit below L1, 2 for an LL miss.  `pc`: the
+   access's instruction (a stride prefetcher's index), or 0. */
 UWord cg_hierarchy_access(const CacheLevel* l1, CostCentre* cc, Addr addr,
-                          UWord size, UWord first, UWord counted, Bool write);
+                          UWord size, UWord first, UWord counted, Bool write,
+                          Addr pc);
 /* The same for an access that missed its L1 (counted by the caller),
    from the level below it: under nine, when only levels below the L1s
-   have prefetchers.  Returns 1 or 2. */
+   have prefetchers, none of them stride.  Returns 1 or 2. */
 UWord cg_hierarchy_below_l1(CostCentre* cc, Addr addr, UWord size,
                             UWord first, UWord counted);
 

@@ -27,6 +27,7 @@
 #include "cg_bbv.h"
 #include "cg_branch.h"
 #include "cg_checkers.h"
+#include "cg_lineuse.h"
 #include "cg_config.h"
 #include "cg_cpu.h"
 #include "cg_control.h"
@@ -174,6 +175,47 @@ static CgPrefetchKind checked_prefetch(const HChar* option, const HChar* name,
    return kind;
 }
 
+/* --cacheuse=yes: under nine, without prefetchers, write-backs or the
+   data profile (manual 5.13); an inclusion a preset set says so (its
+   prefetchers are dropped: apply_cpu_option) */
+static void check_cacheuse(CgInclusion inclusion,
+                           const CgPrefetchKind* prefetch)
+{
+   static const struct { const HChar* option; Int level; } prefetchers[] = {
+      { "--D1-prefetch", CG_SIM_D1 },
+      { "--L2-prefetch", CG_SIM_L2 },
+      { "--LL-prefetch", CG_SIM_LL },
+   };
+   const HChar* why = NULL;
+   const HChar* cpu = "";
+   UInt i;
+
+   if (!cg_clo.cacheuse)
+      return;
+   if (!cg_clo.cache_sim)
+      why = "it needs --cache-sim=yes";
+   else if (inclusion != CG_INCLUSION_NINE) {
+      why = "line use is modelled with --LL-inclusion=nine only";
+      if (!(cg_clo.model_given & CG_GIVEN_INCLUSION))
+         cpu = " (--cpu's inclusion)";
+   } else if (cg_clo.simulate_wb)
+      why = "not with --simulate-wb=yes";
+   else if (cg_clo.data_profile)
+      why = "not with --data-profile=yes";
+   for (i = 0; why == NULL && i < sizeof prefetchers / sizeof prefetchers[0];
+        i++)
+      if (prefetch[prefetchers[i].level] != CG_PREFETCH_NONE) {
+         why = "line use is modelled without prefetchers";
+         VG_(umsg)("Bad option: --cacheuse=yes: %s, and %s is on\n",
+                   why, prefetchers[i].option);
+         VG_(exit)(1);
+      }
+   if (why != NULL) {
+      VG_(umsg)("Bad option: --cacheuse=yes: %s%s\n", why, cpu);
+      VG_(exit)(1);
+   }
+}
+
 /* --cpu: a preset fills in what no option gave; host adds the host's
    L2.  An unknown name ends the run with the option named. */
 static void apply_cpu_option(void)
@@ -208,10 +250,10 @@ static void apply_cpu_option(void)
    FROM_PRESET(given & CG_GIVEN_L2_POLICY, cg_clo.L2_policy, p->l2_policy);
    FROM_PRESET(given & CG_GIVEN_LL_POLICY, cg_clo.LL_policy, p->ll_policy);
    FROM_PRESET(given & CG_GIVEN_INCLUSION, cg_clo.LL_inclusion, p->inclusion);
-   /* Prefetchers are modelled under nine only: an explicit other
-      --LL-inclusion drops the preset's (an explicit prefetcher stays,
-      and is refused with it) */
-   if (VG_(strcmp)(cg_clo.LL_inclusion, "nine") == 0) {
+   /* Prefetchers are modelled under nine only, and line use without
+      them: an explicit other --LL-inclusion, or --cacheuse=yes, drops
+      the preset's (an explicit prefetcher stays, and is refused) */
+   if (VG_(strcmp)(cg_clo.LL_inclusion, "nine") == 0 && !cg_clo.cacheuse) {
       FROM_PRESET(given & CG_GIVEN_D1_PREFETCH, cg_clo.D1_prefetch,
                   p->d1_prefetch);
       FROM_PRESET(given & CG_GIVEN_L2_PREFETCH, cg_clo.L2_prefetch,
@@ -225,7 +267,7 @@ static void apply_cpu_option(void)
 static void cg_post_clo_init(void)
 {
    Int min_line, widest;
-   Bool log_mode, configured;
+   Bool log_mode, configured, stride_prefetch;
    CgPolicy policies[CG_SIM_N_LEVELS];
    CgInclusion inclusion;
    CgPrefetchKind prefetch[CG_SIM_N_LEVELS];
@@ -278,7 +320,8 @@ static void cg_post_clo_init(void)
                  || cg_output_event_selected(EV_LL_DIRTY_READ_MISS)
                  || cg_output_event_selected(EV_D1_PF)
                  || cg_output_event_selected(EV_L2_PF)
-                 || cg_output_event_selected(EV_LL_PF));
+                 || cg_output_event_selected(EV_LL_PF)
+                 || cg_output_event_selected(EV_L1_SPATIAL_LOSS));
    policies[CG_SIM_I1] = checked_policy("--I1-policy", cg_clo.I1_policy,
                                         &sim_I1, True);
    policies[CG_SIM_D1] = checked_policy("--D1-policy", cg_clo.D1_policy,
@@ -294,12 +337,14 @@ static void cg_post_clo_init(void)
       UInt none = 1u << CG_PREFETCH_NONE;
       UInt next = 1u << CG_PREFETCH_NEXT_LINE;
       UInt stream = 1u << CG_PREFETCH_STREAM;
+      UInt stride = 1u << CG_PREFETCH_STRIDE;
       prefetch[CG_SIM_D1] = checked_prefetch("--D1-prefetch",
-                               cg_clo.D1_prefetch, none | next,
-                               "none, next-line", inclusion, True);
+                               cg_clo.D1_prefetch, none | next | stride,
+                               "none, next-line, stride", inclusion, True);
       prefetch[CG_SIM_L2] = checked_prefetch("--L2-prefetch",
-                               cg_clo.L2_prefetch, none | next | stream,
-                               "none, next-line, stream", inclusion,
+                               cg_clo.L2_prefetch,
+                               none | next | stream | stride,
+                               "none, next-line, stream, stride", inclusion,
                                sim_L2 != NULL);
       prefetch[CG_SIM_LL] = checked_prefetch("--LL-prefetch",
                                cg_clo.LL_prefetch, none | stream,
@@ -320,6 +365,16 @@ static void cg_post_clo_init(void)
          VG_(exit)(1);
       }
    }
+   check_cacheuse(inclusion, prefetch);
+   /* A stride prefetcher needs each access's instruction, which the log's
+      entries do not carry, nor the data profile's */
+   stride_prefetch = cg_prefetch_needs_pc(prefetch[CG_SIM_D1])
+                     || cg_prefetch_needs_pc(prefetch[CG_SIM_L2]);
+   if (stride_prefetch && cg_clo.data_profile) {
+      VG_(umsg)("Bad option: a stride prefetcher is not modelled with "
+                "--data-profile=yes\n");
+      VG_(exit)(1);
+   }
    /* inclusive removes lines from the L1s behind compiled code's MRU
       filter, and D1's prefetcher fills D1 there: the model keeps the
       mirrors.  Under LRU a prefetch fill leaves the most recent line
@@ -329,9 +384,11 @@ static void cg_post_clo_init(void)
               && (prefetch[CG_SIM_D1] == CG_PREFETCH_NONE
                   || (policies[CG_SIM_D1] == CG_POLICY_LRU
                       && sim_D1.assoc > 1))
-              && !(cg_clo.cache_sim && cg_clo.simulate_wb);
+              && !(cg_clo.cache_sim && cg_clo.simulate_wb)
+              && !cg_clo.cacheuse && !stride_prefetch;
    cg_sim_init(&sim_I1, &sim_D1, sim_L2, &sim_LL, policies, inclusion,
-               prefetch, cg_clo.cache_sim && cg_clo.simulate_wb, log_mode);
+               prefetch, cg_clo.cache_sim && cg_clo.simulate_wb,
+               cg_clo.cacheuse, log_mode);
    /* After the simulator: it reads D1's mirror */
    cg_data_init(log_mode);
    if (cg_data_enabled())
@@ -368,6 +425,9 @@ static void cg_fini(Int exit_code)
    cg_intervals_fini();
    cg_bbv_fini();
    cg_costs_fold_all();
+   /* The lines still resident leave: their loaders are charged */
+   if (cg_clo.cacheuse)
+      cg_lineuse_finish();
    cg_output_write(&sim_I1, &sim_D1, sim_L2, &sim_LL, &result);
    cg_trace_fini();
    cg_data_file_write();

@@ -200,6 +200,7 @@ Bool cg_options_process(const HChar* arg)
    else if VG_STR_CLO(arg, "--LL-prefetch", cg_clo.LL_prefetch)
       cg_clo.model_given |= CG_GIVEN_LL_PREFETCH;
    else if VG_BOOL_CLO(arg, "--simulate-wb", cg_clo.simulate_wb) {}
+   else if VG_BOOL_CLO(arg, "--cacheuse", cg_clo.cacheuse) {}
    else if VG_STR_CLO(arg, "--cpu", cg_clo.cpu) {
       /* As --help: at once, whatever else the command line says */
       if (VG_(strcmp)(cg_clo.cpu, "list") == 0) {
@@ -247,11 +248,14 @@ void cg_options_print_usage(void)
 "    --LL-inclusion=nine|inclusive|exclusive\n"
 "                                     LL against the levels above it (manual\n"
 "                                     5.9); nine is Cachegrind 3.19's [nine]\n"
-"    --D1-prefetch=none|next-line     D1's prefetcher (manual 5.10) [none]\n"
-"    --L2-prefetch=none|next-line|stream  L2's [none]\n"
+"    --D1-prefetch=none|next-line|stride  D1's prefetcher (manual 5.10) [none]\n"
+"    --L2-prefetch=none|next-line|stream|stride  L2's [none]\n"
 "    --LL-prefetch=none|stream        LL's [none]\n"
 "    --simulate-wb=no|yes             dirty lines and write-backs: events\n"
 "                                     ILdmr DLdmr DLdmw (manual 5.12) [no]\n"
+"    --cacheuse=no|yes                bytes of each loaded line never used, and\n"
+"                                     1000/uses, charged to the loading line:\n"
+"                                     SpLoss1 SpLoss2 AcCost1 AcCost2 (5.13) [no]\n"
 "    --seed=<n>                       seed of brrip's and random's generator:\n"
 "                                     the same counts on every run [1]\n"
 "\n"

@@ -62,6 +62,7 @@ typedef struct {
    const HChar*  LL_inclusion;     /* as given (cg_main.c checks it) */
    const HChar*  cpu;              /* --cpu: a preset, or "host"; NULL */
    Bool          simulate_wb;      /* --simulate-wb (cg_hierarchy.c) */
+   Bool          cacheuse;         /* --cacheuse (cg_lineuse.c) */
    UInt          model_given;      /* CG_GIVEN_* of the options given,
                                      which a preset must not change */
    const HChar*  D1_prefetch;      /* as given (cg_main.c checks them) */

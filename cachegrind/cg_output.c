@@ -40,7 +40,7 @@ const HChar* const cg_event_names[CG_N_EVENTS] = {
    "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw",
    "Bc", "Bcm", "Bi", "Bim", "I2mr", "D2mr", "D2mw",
    "D1pf", "D1pfu", "L2pf", "L2pfu", "LLpf", "LLpfu",
-   "ILdmr", "DLdmr", "DLdmw"
+   "ILdmr", "DLdmr", "DLdmw", "SpLoss1", "SpLoss2", "AcCost1", "AcCost2"
 };
 
 const CgEvent cg_event_output_order[CG_N_EVENTS] = {
@@ -51,7 +51,9 @@ const CgEvent cg_event_output_order[CG_N_EVENTS] = {
    EV_LL_DIRTY_WRITE_MISS,
    EV_D1_PF, EV_D1_PF_USEFUL, EV_L2_PF, EV_L2_PF_USEFUL,
    EV_LL_PF, EV_LL_PF_USEFUL,
-   EV_BC, EV_BC_MISPRED, EV_BI, EV_BI_MISPRED
+   EV_BC, EV_BC_MISPRED, EV_BI, EV_BI_MISPRED,
+   EV_L1_SPATIAL_LOSS, EV_LL_SPATIAL_LOSS, EV_L1_ACCESS_COST,
+   EV_LL_ACCESS_COST
 };
 
 /*------------------------------------------------------------*/
@@ -140,6 +142,9 @@ Bool cg_output_event_selected(CgEvent ev)
    case EV_LL_DIRTY_FETCH_MISS: case EV_LL_DIRTY_READ_MISS:
    case EV_LL_DIRTY_WRITE_MISS:
       return cg_clo.simulate_wb;
+   case EV_L1_SPATIAL_LOSS: case EV_LL_SPATIAL_LOSS:
+   case EV_L1_ACCESS_COST: case EV_LL_ACCESS_COST:
+      return cg_clo.cacheuse;
    default:
       return cg_clo.branch_sim;
    }

@@ -13,7 +13,9 @@
 #define STREAM_DISTANCE  5    /* lines ahead */
 
 /* In CgPrefetchKind's order */
-static const HChar* const kind_names[] = { "none", "next-line", "stream" };
+static const HChar* const kind_names[] = {
+   "none", "next-line", "stream", "stride"
+};
 
 Bool cg_prefetch_from_name(const HChar* name, CgPrefetchKind* kind)
 {
@@ -71,8 +73,44 @@ static Bool stream_step(CgPrefetcher* pf, Addr addr, UWord* out)
    return fetch;
 }
 
-Int cg_prefetch_lines(CgPrefetcher* pf, Addr addr, const UWord* triggers,
-                      Int n_triggers, UWord out[2])
+#define STRIDE_CONFIDENT 2
+
+/* The stride table's step; True (and the block in *out) if it fetches */
+static Bool stride_step(CgPrefetcher* pf, Addr addr, Addr pc, UWord* out)
+{
+   CgStrideEntry* e = &pf->stride[pc % CG_PREFETCH_STRIDE_ENTRIES];
+   Long distance = (Long)(addr - e->last_addr);
+
+   if (e->pc != pc) {
+      e->pc = pc;
+      e->last_addr = addr;
+      e->stride = 0;
+      e->confidence = 0;
+      return False;
+   }
+   if (distance != 0 && distance == e->stride) {
+      if (e->confidence < STRIDE_CONFIDENT)
+         e->confidence++;
+   } else {
+      e->stride = distance;
+      e->confidence = 0;
+   }
+   e->last_addr = addr;
+   /* (none below address 0) */
+   if (e->confidence < STRIDE_CONFIDENT
+       || (e->stride < 0 && addr < (Addr)-e->stride))
+      return False;
+   *out = (addr + (Addr)e->stride) >> pf->line_bits;
+   return True;
+}
+
+Bool cg_prefetch_needs_pc(CgPrefetchKind kind)
+{
+   return kind == CG_PREFETCH_STRIDE;
+}
+
+Int cg_prefetch_lines(CgPrefetcher* pf, Addr addr, Addr pc,
+                      const UWord* triggers, Int n_triggers, UWord out[2])
 {
    Int i;
 
@@ -83,6 +121,8 @@ Int cg_prefetch_lines(CgPrefetcher* pf, Addr addr, const UWord* triggers,
       return n_triggers;
    case CG_PREFETCH_STREAM:
       return stream_step(pf, addr, &out[0]) ? 1 : 0;
+   case CG_PREFETCH_STRIDE:
+      return stride_step(pf, addr, pc, &out[0]) ? 1 : 0;
    default:
       return 0;
    }

@@ -50,6 +50,11 @@ static CgInclusion inclusion;
 /* --simulate-wb: every write and modify reaches the model (a write to a
    clean MRU line dirties it), which compiled code must not skip */
 static Bool writes_reach_model;
+/* --cacheuse: every access reaches it (a hit changes its line's use) */
+static Bool every_access_reaches_model;
+/* A stride prefetcher (PC-indexed): accesses come with their
+   instruction's address; D1's sees every data access, hits included */
+static Bool data_needs_pc, every_data_access_reaches_model;
 static PolicyLevel ll_policy, i1_policy, d1_policy, l2_policy;
 static Bool i1_has_policy, d1_has_policy;
 
@@ -74,7 +79,7 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                  const CacheGeometry* l2, const CacheGeometry* ll,
                  const CgPolicy* policies, CgInclusion inclusion_mode,
                  const CgPrefetchKind* prefetch, Bool write_back,
-                 Bool with_log)
+                 Bool line_use, Bool with_log)
 {
    /* With the log, LL is simulated in another thread, which must never
       allocate: its tags are narrow only if no logged (56-bit) address
@@ -116,8 +121,16 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
    inclusion = inclusion_mode;
    general_from_l1 = inclusion != CG_INCLUSION_NINE
                      || prefetch[CG_SIM_D1] != CG_PREFETCH_NONE
-                     || write_back;
+                     || write_back || line_use;
    writes_reach_model = write_back;
+   every_access_reaches_model = line_use;
+   data_needs_pc = cg_prefetch_needs_pc(prefetch[CG_SIM_D1])
+                   || cg_prefetch_needs_pc(prefetch[CG_SIM_L2]);
+   /* The instruction reaches the prefetchers through the general path
+      from the L1s down (below_l1 has no room for it) */
+   general_from_l1 |= data_needs_pc;
+   every_data_access_reaches_model
+      = line_use || cg_prefetch_needs_pc(prefetch[CG_SIM_D1]);
    general_below_l1 = !general_from_l1
                       && (prefetch[CG_SIM_L2] != CG_PREFETCH_NONE
                           || prefetch[CG_SIM_LL] != CG_PREFETCH_NONE);
@@ -131,7 +144,7 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
       CgSimLevel sll = { &LL, ll_has_policy ? &ll_policy : NULL,
                          prefetch[CG_SIM_LL] };
       cg_hierarchy_init(inclusion, si1, sd1, has_l2 ? &sl2 : NULL, sll,
-                        write_back);
+                        write_back, line_use);
    }
    l1_special |= general_from_l1;
    below_special = has_l2 || general_below_l1;
@@ -153,11 +166,24 @@ Bool cg_sim_writes_reach_model(void)
 {
    return writes_reach_model;
 }
+Bool cg_sim_every_access_reaches_model(void)
+{
+   return every_access_reaches_model;
+}
+Bool cg_sim_every_data_access_reaches_model(void)
+{
+   return every_data_access_reaches_model;
+}
+Bool cg_sim_data_needs_pc(void)
+{
+   return data_needs_pc;
+}
 
 /* --simulate-wb: a modify, counted as a read, that dirties its line */
-VG_REGPARM(3) void cg_sim_modify(CostCentre* cc, Addr addr, UWord size)
+VG_REGPARM(3) void cg_sim_modify(CostCentre* cc, Addr addr, UWord size,
+                                 Addr pc)
 {
-   cg_hierarchy_access(&D1, cc, addr, size, EV_DR, *collecting, True);
+   cg_hierarchy_access(&D1, cc, addr, size, EV_DR, *collecting, True, pc);
 }
 
 Bool cg_sim_l1_lines_may_vanish(void)
@@ -249,23 +275,24 @@ static Bool policy_l1_ref_missed(CacheLevel* l1, Addr addr, UWord size)
    keeps only the test of that flag. */
 static __attribute__((noinline))
 UWord special_access(CacheLevel* l1, CostCentre* cc, Addr addr, UWord size,
-                     UWord first, UWord counted)
+                     UWord first, UWord counted, Addr pc)
 {
    if (general_from_l1)
       return cg_hierarchy_access(l1, cc, addr, size, first, counted,
-                                 first == EV_DW);
+                                 first == EV_DW, pc);
    if (!policy_l1_ref_missed(l1, addr, size))
       return 0;
    return below_l1(cc, addr, size, first, counted);
 }
 
 /* One access through `l1` and, if it misses there, the levels below;
-   0, 1 or 2 as below_l1 says (0: an L1 hit). */
+   0, 1 or 2 as below_l1 says (0: an L1 hit).  `pc`: its instruction's
+   address where a stride prefetcher needs it, else 0. */
 static inline UWord simulate(CacheLevel* l1, CostCentre* cc, Addr addr,
-                             UWord size, UWord first, UWord counted)
+                             UWord size, UWord first, UWord counted, Addr pc)
 {
    if (UNLIKELY(l1_special))
-      return special_access(l1, cc, addr, size, first, counted);
+      return special_access(l1, cc, addr, size, first, counted, pc);
    if (cg_cache_ref_missed(l1, addr, (UChar)size))
       return below_l1(cc, addr, size, first, counted);
    return 0;
@@ -273,13 +300,26 @@ static inline UWord simulate(CacheLevel* l1, CostCentre* cc, Addr addr,
 
 VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii)
 {
-   simulate(&I1, ii->cc, ii->addr, ii->len, EV_IR, *collecting);
+   simulate(&I1, ii->cc, ii->addr, ii->len, EV_IR, *collecting, ii->addr);
 }
 
 static inline void simulate_data(CostCentre* cc, Addr addr,
                                  UWord size, CgEvent first)
 {
-   simulate(&D1, cc, addr, size, first, *collecting);
+   simulate(&D1, cc, addr, size, first, *collecting, 0);
+}
+
+/* With a stride prefetcher (cg_sim_data_needs_pc) */
+VG_REGPARM(3) void cg_sim_read_at(CostCentre* cc, Addr addr, UWord size,
+                                  Addr pc)
+{
+   simulate(&D1, cc, addr, size, EV_DR, *collecting, pc);
+}
+
+VG_REGPARM(3) void cg_sim_write_at(CostCentre* cc, Addr addr, UWord size,
+                                   Addr pc)
+{
+   simulate(&D1, cc, addr, size, EV_DW, *collecting, pc);
 }
 
 VG_REGPARM(3) void cg_sim_read(CostCentre* cc, Addr addr, UWord size)
@@ -337,21 +377,21 @@ UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first,
    if (use_avx2)
       return data_outcome_avx2(cc, addr, size, first, counted);
 #endif
-   return simulate(&D1, cc, addr, size, first, counted);
+   return simulate(&D1, cc, addr, size, first, counted, 0);
 }
 
 VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
-                                       UWord size)
+                                       UWord size, Addr pc)
 {
    cc->count[EV_DR] += *collecting;
-   simulate_data(cc, addr, size, EV_DR);
+   simulate(&D1, cc, addr, size, EV_DR, *collecting, pc);
 }
 
 VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
-                                        UWord size)
+                                        UWord size, Addr pc)
 {
    cc->count[EV_DW] += *collecting;
-   simulate_data(cc, addr, size, EV_DW);
+   simulate(&D1, cc, addr, size, EV_DW, *collecting, pc);
 }
 
 /*------------------------------------------------------------*/
@@ -414,7 +454,7 @@ static void log_entries_scalar(const UWord* p, const UWord* end)
 {
    for (; p < end; p += 2) {
       LoggedAccess a = decode_entry(p);
-      simulate(a.l1, a.cc, a.addr, a.size, a.first, 1);
+      simulate(a.l1, a.cc, a.addr, a.size, a.first, 1, 0);
    }
 }
 

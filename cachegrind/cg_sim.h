@@ -32,16 +32,28 @@ enum { CG_SIM_I1, CG_SIM_D1, CG_SIM_L2, CG_SIM_LL, CG_SIM_N_LEVELS };
    indexed as `policies` (cg_hierarchy.c simulates the models they make
    other than 3.19's). */
 /* `write_back`: --simulate-wb (no log: every write and modify must
-   reach the model, cg_sim_writes_reach_model). */
+   reach the model, cg_sim_writes_reach_model).  `line_use`: --cacheuse
+   (no log: every access must, cg_sim_every_access_reaches_model). */
 void cg_sim_init(const CacheGeometry* I1, const CacheGeometry* D1,
                  const CacheGeometry* L2, const CacheGeometry* LL,
                  const CgPolicy* policies, CgInclusion inclusion,
                  const CgPrefetchKind* prefetch, Bool write_back,
-                 Bool with_log);
+                 Bool line_use, Bool with_log);
+/* Whether compiled code must call the model for every fetch and data
+   access, MRU hits and known hits included (--cacheuse: a hit changes
+   its line's use; cg_deliver.c). */
+Bool cg_sim_every_access_reaches_model(void);
+/* The same for data accesses only (--cacheuse, or D1's stride
+   prefetcher, which sees every data access) */
+Bool cg_sim_every_data_access_reaches_model(void);
+/* Whether data accesses go to the *_at helpers with their instruction's
+   address (a stride prefetcher, PC-indexed) */
+Bool cg_sim_data_needs_pc(void);
 /* Whether compiled code must call the model for every write and modify
    (cg_deliver.c), the latter through cg_sim_modify. */
 Bool cg_sim_writes_reach_model(void);
-VG_REGPARM(3) void cg_sim_modify(CostCentre* cc, Addr addr, UWord size);
+VG_REGPARM(3) void cg_sim_modify(CostCentre* cc, Addr addr, UWord size,
+                                 Addr pc);
 /* Whether a line can leave an L1 other than by that L1's own fill
    (--LL-inclusion=inclusive): then no fetch is a known hit because the
    previous one touched its line (cg_deliver.c). */
@@ -60,6 +72,11 @@ const struct _CacheLevel* cg_sim_d1(void);
 VG_REGPARM(1) void cg_sim_fetch(InstrInfo* ii);
 VG_REGPARM(3) void cg_sim_read(CostCentre* cc, Addr addr, UWord size);
 VG_REGPARM(3) void cg_sim_write(CostCentre* cc, Addr addr, UWord size);
+/* With the instruction's address (cg_sim_data_needs_pc) */
+VG_REGPARM(3) void cg_sim_read_at(CostCentre* cc, Addr addr, UWord size,
+                                  Addr pc);
+VG_REGPARM(3) void cg_sim_write_at(CostCentre* cc, Addr addr, UWord size,
+                                   Addr pc);
 /* The common sizes, with the size in the name (cg_sim.c says why). */
 #define CG_DECLARE_SIZED_DATA_HELPERS(n)                                 \
    VG_REGPARM(2) void cg_sim_read##n(CostCentre* cc, Addr addr);         \
@@ -70,11 +87,12 @@ CG_DECLARE_SIZED_DATA_HELPERS(4)
 CG_DECLARE_SIZED_DATA_HELPERS(8)
 CG_DECLARE_SIZED_DATA_HELPERS(16)
 CG_DECLARE_SIZED_DATA_HELPERS(32)
-/* Guarded accesses: counted by the helper as well. */
+/* Guarded accesses: counted by the helper as well; `pc` the
+   instruction's address, as for the *_at helpers. */
 VG_REGPARM(3) void cg_sim_read_counted(CostCentre* cc, Addr addr,
-                                       UWord size);
+                                       UWord size, Addr pc);
 VG_REGPARM(3) void cg_sim_write_counted(CostCentre* cc, Addr addr,
-                                        UWord size);
+                                        UWord size, Addr pc);
 
 /* --data-profile: one data access (MRU hits too), its misses counted
    `counted` times (*the collecting word, or 1 with the log: the

@@ -96,6 +96,12 @@ typedef enum {
    EV_LL_DIRTY_FETCH_MISS,  /*                             (ILdmr) */
    EV_LL_DIRTY_READ_MISS,   /*                             (DLdmr) */
    EV_LL_DIRTY_WRITE_MISS,  /*                             (DLdmw) */
+   /* Line use (--cacheuse=yes, cg_lineuse.c): charged to the access
+      that loaded a line, when the line leaves */
+   EV_L1_SPATIAL_LOSS,      /* bytes never used, I1 and D1   (SpLoss1) */
+   EV_LL_SPATIAL_LOSS,      /*                               (SpLoss2) */
+   EV_L1_ACCESS_COST,       /* 1000 / uses, I1 and D1        (AcCost1) */
+   EV_LL_ACCESS_COST,       /*                               (AcCost2) */
    CG_N_EVENTS
 } CgEvent;
 
