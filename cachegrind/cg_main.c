@@ -371,8 +371,9 @@ static void cg_post_clo_init(void)
    stride_prefetch = cg_prefetch_needs_pc(prefetch[CG_SIM_D1])
                      || cg_prefetch_needs_pc(prefetch[CG_SIM_L2]);
    if (stride_prefetch && cg_clo.data_profile) {
-      VG_(umsg)("Bad option: a stride prefetcher is not modelled with "
-                "--data-profile=yes\n");
+      VG_(umsg)("Bad option: %s=stride: not with --data-profile=yes\n",
+                cg_prefetch_needs_pc(prefetch[CG_SIM_D1]) ? "--D1-prefetch"
+                                                          : "--L2-prefetch");
       VG_(exit)(1);
    }
    /* inclusive removes lines from the L1s behind compiled code's MRU

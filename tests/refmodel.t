@@ -13,13 +13,14 @@
 # centre), and the model on it must give ours' totals and every line's
 # counts -- under those geometries (LRU), each replacement policy of
 # manual 5.7 (seeds included, with and without the access log), a
-# middle level (5.8), both inclusion modes (5.9), the prefetchers (5.10),
-# write-backs (5.12) and the CPU presets (5.11).  Known answers: a
-# cyclic scan that defeats LRU and not BRRIP, working sets that fit D1,
-# L2, LL, L2 with an exclusive LL, or nothing, scans the prefetchers
-# hide (refmodel/cyclic.c), and a write loop's write-backs
-# (refmodel/writes.c), known by construction.  Bad values of the new
-# options end the run with the option named.
+# middle level (5.8), both inclusion modes (5.9), the prefetchers (5.10,
+# stride included), write-backs (5.12), line use (5.13) and the CPU
+# presets (5.11).  The model's line use is checked on hand-made traces.
+# Known answers: a cyclic scan that defeats LRU and not BRRIP, working
+# sets that fit D1, L2, LL, L2 with an exclusive LL, or nothing, scans
+# the prefetchers hide, the scan's line use (refmodel/cyclic.c), and a
+# write loop's write-backs (refmodel/writes.c), known by construction.
+# Bad values of the new options end the run with the option named.
 #
 # Environment: as for every CgTest file (CG_JOBS, CG_ONLY, CG_KEEP_TMP).
 use strict;
@@ -43,6 +44,47 @@ my $cgref = eval {
 };
 ok($cgref, 'built the reference model') or BAIL_OUT("cannot build $src: $@");
 my $progs = build_progs();
+
+# The model's line use (manual 5.13) on traces small enough to work out
+# by hand: I1/D1 1 KiB 2-way, LL 8 KiB 4-way, 64-byte lines unless said.
+# Each fetch or read is the only access to its line, so each line is
+# charged once, at the end of the run.
+{
+    my @g = ('--I1=1024,2,64', '--D1=1024,2,64', '--LL=8192,4,64', '--cacheuse=yes');
+    my @hand = (
+        # One 4-byte fetch and one 4-byte read: two lines, each 60 bytes
+        # unused and used once (1000), in the L1s and in LL alike.
+        ["I  0400000,4\n L 0001000,4\n", [@g], '120 120 2000 2000'],
+        # Sixteen reads cover the data line: nothing lost, 1000/16 = 62;
+        # the fetch's line as before.
+        ["I  0400000,4\n" . join('', map { sprintf(" L %07x,4\n", 0x1000 + 4 * $_) } 0 .. 15),
+         [@g], '60 60 1062 1062'],
+        # A direct-mapped D1 of two lines: 0x1000, 0x1200 and 0x1400 share
+        # set 0 and evict each other: 3 data lines and the fetch's, each
+        # 60 lost and used once, in D1 and (holding all) in LL.
+        ["I  0400000,4\n L 0001000,4\n L 0001200,4\n L 0001400,4\n",
+         ['--I1=1024,2,64', '--D1=128,1,64', '--LL=8192,4,64', '--cacheuse=yes'],
+         '240 240 4000 4000'],
+        # A 4-byte read straddling two lines, 2 bytes in each: 62 lost in
+        # each, plus the fetch's 60; three lines used once.
+        ["I  0400000,4\n L 000103e,4\n", [@g], '184 184 3000 3000'],
+        # LL lines of 128 bytes are 64 chunks of 2: 4 bytes are 2 chunks,
+        # 124 lost in each of LL's two lines.
+        ["I  0400000,4\n L 0001000,4\n",
+         ['--I1=1024,2,64', '--D1=1024,2,64', '--LL=8192,4,128', '--cacheuse=yes'],
+         '120 248 2000 2000'],
+    );
+    my $dir = tempdir('cgref-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
+    for my $i (0 .. $#hand) {
+        my ($trace, $opts, $want) = @{ $hand[$i] };
+        open(my $fh, '>', "$dir/hand$i") or die "$dir/hand$i: $!";
+        print $fh $trace;
+        close $fh;
+        my ($totals) = run_model("$dir/hand$i", $opts, 0);
+        my @t = split ' ', $totals // '';
+        is("@t[-4 .. -1]", $want, "model, hand trace $i: SpLoss1 SpLoss2 AcCost1 AcCost2");
+    }
+}
 
 # Geometries (I1, D1, LL): a usual machine's; small caches with 32-byte
 # lines under a 128-byte LL line (every kind of straddle, many misses);
@@ -116,6 +158,21 @@ my @L2_RUNS = (
      '--L2-policy=srrip', '--D1-prefetch=next-line'],
     [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
      '--simulate-wb=yes', '--LL-prefetch=stream', '--D1-policy=plru'],
+    # Stride prefetchers (manual 5.10; every access carries its
+    # instruction, no log): D1's, L2's under plru, both with a plru D1
+    [@L1_SMALL, '--LL=16384,8,32', '--D1-prefetch=stride'],
+    [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,128', '--L2-prefetch=stride',
+     '--L2-policy=plru'],
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
+     '--D1-prefetch=stride', '--L2-prefetch=stride', '--D1-policy=plru'],
+    # Line use (manual 5.13): 32-byte L1 lines under a 128-byte LL line
+    # (LL's chunks are 2 bytes); a usual machine's with an L2 and an
+    # srrip LL; a random I1
+    [@L1_SMALL, '--LL=16384,8,128', '--cacheuse=yes'],
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
+     '--cacheuse=yes', '--LL-policy=srrip'],
+    [@L1_SMALL, '--L2=8192,4,64', '--LL=16384,8,64', '--cacheuse=yes',
+     '--I1-policy=random', '--seed=3'],
 );
 
 my @cases;
@@ -383,6 +440,46 @@ my $n = run_cases(\@cases, sub {
     }
 }
 
+# Known answers for the stride prefetchers and line use, the same caches
+# and scan (one load instruction, 512 lines a line apart, 50 passes).
+# stride: each pass starts with a jump back that resets the entry, so
+# its first four reads miss (take-over or new stride, confidence 0, 1,
+# then 2, which fetches the next line) and the rest hit: D1mr (or D2mr
+# for L2's) 4 a pass.  Line use: every scan read misses D1 (16 lines)
+# and LL (256 lines) and is the only use of the line it loads, so the
+# scan is charged 63 bytes and 1000 a read at both levels; with 8 lines
+# (in D1 since the writing pass) it loads nothing and is charged nothing.
+{
+    my $csrc = File::Spec->catfile(tests_dir(), 'refmodel', 'cyclic.c');
+    my $cyclic = File::Spec->catfile(build_root(), 'refmodel', 'cyclic');
+    my ($mark) = grep { (split /\n/, slurp($csrc))[$_ - 1] =~ /MARK: scan/ }
+                 1 .. scalar(split /\n/, slurp($csrc));
+    my @caches = ('--I1=32768,8,64', '--D1=1024,2,64', '--L2=4096,4,64', '--LL=16384,8,64');
+    my @table = (
+        [512, ['--D1-prefetch=stride'], { D1mr => 200 }],
+        [512, ['--L2-prefetch=stride'], { D1mr => 25600, D2mr => 200 }],
+        [512, ['--cacheuse=yes'], { SpLoss1 => 63 * 25600, AcCost1 => 1000 * 25600,
+                                    SpLoss2 => 63 * 25600, AcCost2 => 1000 * 25600 }],
+        [8, ['--cacheuse=yes'], { D1mr => 0, SpLoss1 => 0, AcCost1 => 0 }],
+    );
+    SKIP: {
+        skip 'cyclic.c not built', 1 unless -x $cyclic;
+        for my $row (@table) {
+            my ($n, $opts, $want) = @$row;
+            my $o = ours_against_model([@caches, @$opts], [$cyclic, $n, 50]);
+            ok($o->{content}, "cyclic $n @$opts: a main file") or next;
+            my $p = parse_cgout(\$o->{content});
+            my ($key) = grep { /cyclic\.c\x00main\x00\Q$mark\E$/ } keys %{ $p->{costs} };
+            ok($key, "cyclic $n @$opts: the scan's line is in the file") or next;
+            my %c;
+            @c{ @{ $p->{event_names} } } = split ' ', $p->{costs}{$key};
+            is($c{$_}, $want->{$_}, "cyclic $n lines, @$opts: the scan's $_") for sort keys %$want;
+            is($o->{ours}, $o->{model}, "cyclic $n lines, @$opts: ours are the reference model's");
+            is($o->{line_diff} // '', '', "cyclic $n lines, @$opts: per line too");
+        }
+    }
+}
+
 # A known answer for write-backs (tests/refmodel/writes.c): 512 lines
 # written cyclically through D1 of 16 lines, L2 of 64, LL of 256: every
 # write misses every level, and once LL has been filled by the loop each
@@ -511,8 +608,18 @@ for my $bad (['--LL-policy=lfu', 'the policy is one of'],
              ['--LL-inclusion=exclusive', "LL's line size (128) must be that of the levels above it (I1 and D1)",
               '--I1=32768,8,64', '--D1=32768,8,64', '--LL=16384,8,128'],
              ['--D1-prefetch=stream', 'the prefetcher is one of none, next-line'],
-             ['--L2-prefetch=stride', 'the prefetcher is one of none, next-line, stream',
+             ['--L2-prefetch=random', 'the prefetcher is one of none, next-line, stream, stride',
               '--L2=262144,8,64'],
+             ['--LL-prefetch=stride', 'the prefetcher is one of none, stream'],
+             ['--D1-prefetch=stride', 'not with --data-profile=yes', '--data-profile=yes'],
+             ['--cacheuse=yes', 'line use is modelled with --LL-inclusion=nine only',
+              '--LL-inclusion=inclusive'],
+             ['--cacheuse=yes', "(--cpu's inclusion)", '--cpu=zen4'],
+             ['--cacheuse=yes', 'line use is modelled without prefetchers, and --D1-prefetch is on',
+              '--D1-prefetch=next-line'],
+             ['--cacheuse=yes', 'not with --simulate-wb=yes', '--simulate-wb=yes'],
+             ['--cacheuse=yes', 'not with --data-profile=yes', '--data-profile=yes'],
+             ['--cacheuse=yes', 'it needs --cache-sim=yes', '--cache-sim=no'],
              ['--LL-prefetch=next-line', 'the prefetcher is one of none, stream'],
              ['--L2-prefetch=stream', 'there is no L2 (--L2)'],
              ['--LL-prefetch=stream', 'prefetchers are modelled with --LL-inclusion=nine only',

@@ -56,6 +56,22 @@
    the cost centre of their instruction and whose C lines name cost
    centres; cg_trace.h).
 
+   With --cacheuse=yes (manual.md 5.13; nine, no prefetchers, no
+   write-backs), each way of I1, D1 and LL keeps, beside its tag and
+   moving with it, the line's loader (the cost centre of the access
+   whose miss filled it), the 64 chunks used and the number of uses.
+   After each access, the lines of its L1 and of LL that hold its bytes
+   are used (if resident).  A line leaving (a fill's victim, or the end
+   of the run) charges its loader SpLoss += line - bytes used and
+   AcCost += 1000 / uses; the counts end with "SpLoss1 SpLoss2 AcCost1
+   AcCost2" (1: I1 and D1; 2: LL).
+
+   --D1-prefetch=stride and --L2-prefetch=stride (manual.md 5.10): a
+   256-entry table indexed by the instruction's address mod 256 (the
+   last fetch's address for a data access, the fetch's own for a
+   fetch), each entry its instruction, last address, stride and
+   confidence; confidence 2 fetches the line of address + stride.
+
    With --LL-policy=plru|srrip|brrip|random, --I1-policy and
    --D1-policy (and --seed=<n>), a level follows that policy as
    manual.md 5.7 states it: it starts empty; a miss fills the
@@ -65,7 +81,7 @@
                 [--I1-policy=<p>] [--D1-policy=<p>] [--L2-policy=<p>]
                 [--LL-policy=<p>] [--LL-inclusion=<m>] [--seed=<n>]
                 [--D1-prefetch=<p>] [--L2-prefetch=<p>] [--LL-prefetch=<p>]
-                [--simulate-wb=yes] [--per-cc] < trace */
+                [--simulate-wb=yes] [--cacheuse=yes] [--per-cc] < trace */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -89,6 +105,14 @@ typedef struct Level {
                               L2 1, LL 2 */
    uint64_t  last_line[8]; /* stream: per stream */
    int64_t   run[8];
+   struct { uint64_t pc, last; int64_t stride; int confidence; }
+             stride[256];  /* stride: per entry */
+   /* --cacheuse: per way, moving with its tag under LRU; use_group 0
+      for the L1s, 1 for LL, -1 untracked */
+   int       use_group;
+   int64_t*  u_loader;     /* cost centre; -1: none */
+   uint64_t* u_chunks;
+   uint64_t* u_uses;
    /* Other policies: tags stay where they were put */
    int       policy;
    uint8_t*  valid;     /* per way */
@@ -119,6 +143,62 @@ static void level_init(Level* l, const char* spec, const char* opt)
    l->mark = calloc(l->sets * l->assoc, 1);
    if (l->tags == NULL || l->mark == NULL)
       die("out of memory for ", opt);
+}
+
+/* --cacheuse (manual.md 5.13): on; the cost centre of the access being
+   simulated; the charges in total and per cost centre ([group][0]
+   SpLoss, [1] AcCost) */
+static int use_on;
+static int64_t cur_cc = -1;
+static uint64_t use_total[2][2];
+static uint64_t (*use_cc)[2][2];
+static uint64_t use_n_cc;
+
+static void use_alloc(Level* l, int group)
+{
+   uint64_t n = l->sets * l->assoc, i;
+
+   l->use_group = group;
+   l->u_loader = malloc(n * sizeof(int64_t));
+   l->u_chunks = calloc(n, sizeof(uint64_t));
+   l->u_uses = calloc(n, sizeof(uint64_t));
+   if (l->u_loader == NULL || l->u_chunks == NULL || l->u_uses == NULL)
+      die("out of memory for --cacheuse", "");
+   for (i = 0; i < n; i++)
+      l->u_loader[i] = -1;
+}
+
+static int bits_in(uint64_t x)
+{
+   int n = 0;
+
+   for (; x != 0; x >>= 1)
+      n += (int)(x & 1);
+   return n;
+}
+
+/* The line in way `w` (an index into the level's ways) leaves */
+static void use_leave(Level* l, uint64_t w)
+{
+   uint64_t chunk = l->line > 64 ? l->line / 64 : 1;
+   uint64_t loss = l->line - (uint64_t)bits_in(l->u_chunks[w]) * chunk;
+   uint64_t cost = 1000 / (l->u_uses[w] == 0 ? 1 : l->u_uses[w]);
+   int64_t c = l->u_loader[w];
+
+   use_total[l->use_group][0] += loss;
+   use_total[l->use_group][1] += cost;
+   if (use_cc != NULL && c >= 0 && (uint64_t)c < use_n_cc) {
+      use_cc[c][l->use_group][0] += loss;
+      use_cc[c][l->use_group][1] += cost;
+   }
+}
+
+/* A fill into way `w`: its record starts */
+static void use_start(Level* l, uint64_t w)
+{
+   l->u_loader[w] = cur_cc;
+   l->u_chunks[w] = 0;
+   l->u_uses[w] = 0;
 }
 
 /* The block a miss evicted: block + 1, 0 if it took an empty way */
@@ -167,6 +247,30 @@ static int lookup_block(Level* l, uint64_t block, int kind, int write)
       prefetch's fill second, under the most recent block */
    i = found == l->assoc ? l->assoc - 1 : found;
    top = kind == PREFETCH && l->assoc > 1 ? 1 : 0;
+   if (l->use_group >= 0) {
+      uint64_t base = (block % l->sets) * l->assoc, j;
+      int64_t loader = 0;
+      uint64_t chunks = 0, uses = 0;
+      if (found == l->assoc && evicted != 0)
+         use_leave(l, base + l->assoc - 1);
+      else if (found < l->assoc) {
+         loader = l->u_loader[base + found];
+         chunks = l->u_chunks[base + found];
+         uses = l->u_uses[base + found];
+      }
+      for (j = i; j > top; j--) {
+         l->u_loader[base + j] = l->u_loader[base + j - 1];
+         l->u_chunks[base + j] = l->u_chunks[base + j - 1];
+         l->u_uses[base + j] = l->u_uses[base + j - 1];
+      }
+      if (found == l->assoc) {
+         use_start(l, base + top);
+      } else {
+         l->u_loader[base + top] = loader;
+         l->u_chunks[base + top] = chunks;
+         l->u_uses[base + top] = uses;
+      }
+   }
    for (; i > top; i--) {
       set[i] = set[i - 1];
       mark[i] = mark[i - 1];
@@ -271,7 +375,11 @@ static int lookup_block_policy(Level* l, uint64_t block, int kind, int write)
       }
       evicted = tags[victim] + 1;
       evicted_dirty = (l->mark[s * l->assoc + victim] & 2) != 0;
+      if (l->use_group >= 0)
+         use_leave(l, s * l->assoc + victim);
    }
+   if (l->use_group >= 0)
+      use_start(l, s * l->assoc + victim);
    tags[victim] = block;
    valid[victim] = 1;
    l->mark[s * l->assoc + victim] = (kind == PREFETCH) | (write ? 2 : 0);
@@ -351,6 +459,44 @@ static int present(const Level* l, uint64_t block)
          return 1;
    }
    return 0;
+}
+
+/* --cacheuse: [addr, addr + size) uses the level's lines that hold its
+   bytes and are there */
+static void use_lines(Level* l, uint64_t addr, uint64_t size)
+{
+   uint64_t chunk = l->line > 64 ? l->line / 64 : 1;
+   uint64_t block, end = addr + size;   /* exclusive */
+
+   if (size == 0)
+      return;
+   for (block = addr / l->line; block <= (end - 1) / l->line; block++) {
+      uint64_t s = block % l->sets, w, start = block * l->line;
+      uint64_t from = addr > start ? addr : start;
+      uint64_t to = end < start + l->line ? end : start + l->line;
+      uint64_t c;
+      for (w = 0; w < l->assoc; w++) {
+         uint64_t i = s * l->assoc + w;
+         int here = l->policy == LRU ? l->tags[i] == block + 1
+                                     : l->valid[i] && l->tags[i] == block;
+         if (!here)
+            continue;
+         for (c = (from - start) / chunk; c <= (to - 1 - start) / chunk; c++)
+            l->u_chunks[i] |= UINT64_C(1) << c;
+         l->u_uses[i]++;
+         break;
+      }
+   }
+}
+
+/* The end of the run: every resident line of a tracked level leaves */
+static void use_finish(Level* l)
+{
+   uint64_t i;
+
+   for (i = 0; i < l->sets * l->assoc; i++)
+      if (l->policy == LRU ? l->tags[i] != 0 : l->valid[i])
+         use_leave(l, i);
 }
 
 /* The blocks of an access in a level's lines: n of them (1 or 2) */
@@ -468,11 +614,41 @@ static int stream_step(Level* l, uint64_t addr, uint64_t* out)
    return fetch;
 }
 
+/* The stride prefetcher's step (manual.md 5.10) for an access at
+   `addr` by the instruction at `pc`; 1 and the line in *out if it
+   fetches */
+static int stride_step(Level* l, uint64_t addr, uint64_t pc, uint64_t* out)
+{
+   int e = (int)(pc % 256);
+   int64_t distance = (int64_t)(addr - l->stride[e].last);
+
+   if (l->stride[e].pc != pc) {
+      l->stride[e].pc = pc;
+      l->stride[e].last = addr;
+      l->stride[e].stride = 0;
+      l->stride[e].confidence = 0;
+      return 0;
+   }
+   if (distance != 0 && distance == l->stride[e].stride) {
+      if (l->stride[e].confidence < 2)
+         l->stride[e].confidence++;
+   } else {
+      l->stride[e].stride = distance;
+      l->stride[e].confidence = 0;
+   }
+   l->stride[e].last = addr;
+   if (l->stride[e].confidence < 2
+       || (int64_t)addr + l->stride[e].stride < 0)
+      return 0;
+   *out = (addr + (uint64_t)l->stride[e].stride) / l->line;
+   return 1;
+}
+
 /* After an access: the prefetchers of the levels it reached, from the
    top; trig/n_trig are each one's triggers */
 static void run_prefetchers(Level** reached, int n_reached,
                             uint64_t trig[][2], const int* n_trig,
-                            uint64_t addr)
+                            uint64_t addr, uint64_t pc)
 {
    int r, k;
 
@@ -490,9 +666,13 @@ static void run_prefetchers(Level** reached, int n_reached,
       if (l->prefetcher == 1) {
          for (k = 0; k < n_trig[r]; k++)
             prefetch_into(l, trig[r][k] + 1, below);
-      } else {
+      } else if (l->prefetcher == 2) {
          uint64_t line;
          if (stream_step(l, addr, &line))
+            prefetch_into(l, line, below);
+      } else {
+         uint64_t line;
+         if (stride_step(l, addr, pc, &line))
             prefetch_into(l, line, below);
       }
    }
@@ -531,7 +711,8 @@ static int pf_on[3];
 
 /* One line of counts, in the tool's order of events: per kind the
    accesses, L1, [L2,] LL misses [and LL misses that wrote back] */
-static void print_counts(uint64_t count[3][5], uint64_t pf[3][2], int have_l2)
+static void print_counts(uint64_t count[3][5], uint64_t pf[3][2],
+                         uint64_t use[2][2], int have_l2)
 {
    int a, c;
 
@@ -542,10 +723,13 @@ static void print_counts(uint64_t count[3][5], uint64_t pf[3][2], int have_l2)
    for (a = 0; a < 3; a++)
       if (pf_on[a])
          printf(" %" PRIu64 " %" PRIu64, pf[a][0], pf[a][1]);
+   if (use_on)   /* SpLoss1 SpLoss2 AcCost1 AcCost2 */
+      printf(" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
+             use[0][0], use[1][0], use[0][1], use[1][1]);
    printf("\n");
 }
 
-/* 0 none, 1 next-line, 2 stream */
+/* 0 none, 1 next-line, 2 stream, 3 stride */
 static int prefetcher_of(const char* name)
 {
    if (strcmp(name, "none") == 0)
@@ -554,6 +738,8 @@ static int prefetcher_of(const char* name)
       return 1;
    if (strcmp(name, "stream") == 0)
       return 2;
+   if (strcmp(name, "stride") == 0)
+      return 3;
    die("unknown prefetcher: ", name);
    return 0;
 }
@@ -578,6 +764,8 @@ int main(int argc, char** argv)
    uint64_t (*cc_count)[3][5] = NULL;
    uint64_t (*cc_pf)[3][2] = NULL;
    uint64_t n_cc = 0, cc = 0;
+   /* The instruction of the access: the last fetch's address */
+   uint64_t pc = 0;
    char** cc_name = NULL;   /* "<file>\t<fn>\t<line>" of each, from the
                                trace's C lines */
    char buf[256];
@@ -623,6 +811,8 @@ int main(int argc, char** argv)
          ll_pf = argv[a] + 14;
       } else if (strcmp(argv[a], "--simulate-wb=yes") == 0) {
          wb_on = 1;
+      } else if (strcmp(argv[a], "--cacheuse=yes") == 0) {
+         use_on = 1;
       } else if (strcmp(argv[a], "--per-cc") == 0) {
          per_cc = 1;
       } else if (strncmp(argv[a], "--seed=", 7) == 0) {
@@ -638,6 +828,15 @@ int main(int argc, char** argv)
    l2.policy = LRU;
    if (have_l2 && strcmp(l2_policy, "lru") != 0)
       set_policy(&l2, l2_policy, seed);
+   i1.use_group = d1.use_group = l2.use_group = ll.use_group = -1;
+   if (use_on) {
+      if (inclusion != NINE || wb_on || strcmp(d1_pf, "none") != 0
+          || strcmp(l2_pf, "none") != 0 || strcmp(ll_pf, "none") != 0)
+         die("--cacheuse=yes: nine, no prefetchers, no write-backs", "");
+      use_alloc(&i1, 0);
+      use_alloc(&d1, 0);
+      use_alloc(&ll, 1);
+   }
    i1.pf_index = -1;
    d1.pf_index = 0;
    l2.pf_index = 1;
@@ -696,6 +895,7 @@ int main(int argc, char** argv)
       if (kind == 'I') {
          unsigned long long a2, s2, c;
          cc = sscanf(buf + 2, " %llx,%llu %llu", &a2, &s2, &c) == 3 ? c : 0;
+         pc = addr;
       }
       if (per_cc && cc >= n_cc) {
          uint64_t old = n_cc;
@@ -703,8 +903,12 @@ int main(int argc, char** argv)
          cc_count = realloc(cc_count, n_cc * sizeof *cc_count);
          cc_pf = realloc(cc_pf, n_cc * sizeof *cc_pf);
          cc_name = realloc(cc_name, n_cc * sizeof *cc_name);
-         if (cc_count == NULL || cc_pf == NULL || cc_name == NULL)
+         use_cc = realloc(use_cc, n_cc * sizeof *use_cc);
+         if (cc_count == NULL || cc_pf == NULL || cc_name == NULL
+             || use_cc == NULL)
             die("out of memory for the cost centres", "");
+         use_n_cc = n_cc;
+         memset(use_cc + old, 0, (n_cc - old) * sizeof *use_cc);
          memset(cc_count + old, 0, (n_cc - old) * sizeof *cc_count);
          memset(cc_pf + old, 0, (n_cc - old) * sizeof *cc_pf);
          memset(cc_name + old, 0, (n_cc - old) * sizeof *cc_name);
@@ -715,6 +919,7 @@ int main(int argc, char** argv)
 #define COUNT(level) (count[kind_index][level]++,                          \
                       per_cc ? cc_count[cc][kind_index][level]++ : 0)
       pf_cc = per_cc ? cc_pf[cc] : NULL;
+      cur_cc = per_cc ? (int64_t)cc : -1;
       {
          /* The levels the access reached, and their triggers, for the
             prefetchers afterwards */
@@ -774,10 +979,19 @@ int main(int argc, char** argv)
             if (ll_missed)
                COUNT(3);
          }
-         run_prefetchers(reached, n_reached, trig, n_trig, addr);
+         if (use_on) {
+            use_lines(l1, addr, size);
+            use_lines(&ll, addr, size);
+         }
+         run_prefetchers(reached, n_reached, trig, n_trig, addr, pc);
       }
    }
-   print_counts(count, pf_count, have_l2);
+   if (use_on) {
+      use_finish(&i1);
+      use_finish(&d1);
+      use_finish(&ll);
+   }
+   print_counts(count, pf_count, use_total, have_l2);
    for (cc = 0; per_cc && cc < n_cc; cc++) {
       int k, any = 0;
       for (k = 0; k < 3; k++)
@@ -788,7 +1002,7 @@ int main(int argc, char** argv)
          printf("%s\t", cc_name[cc]);
       else
          printf("%" PRIu64 "\t", cc);
-      print_counts(cc_count[cc], cc_pf[cc], have_l2);
+      print_counts(cc_count[cc], cc_pf[cc], use_cc[cc], have_l2);
    }
    return 0;
 }
