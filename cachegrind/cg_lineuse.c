@@ -121,7 +121,8 @@ static void leave(UseLevel* u, SizeT slot)
 
    if (r->loader != NULL) {
       r->loader->count[u->spatial_loss_event] += line_size - bytes_used;
-      /* uses >= 1: the loader's own access used the line */
+      /* uses is 0 only for a line a straddle's second fill evicted at
+         once: taken as 1 */
       r->loader->count[u->access_cost_event]
          += r->uses == 0 ? ACCESS_COST_UNIT : ACCESS_COST_UNIT / r->uses;
    }

@@ -423,12 +423,13 @@ static void cg_fini(Int exit_code)
       log; and the misses it counts are in the main file. */
    cg_data_sync();
    cg_log_drain();
+   /* The lines still resident leave: their loaders are charged (before
+      the last interval is written, so that intervals add up) */
+   if (cg_clo.cacheuse)
+      cg_lineuse_finish();
    cg_intervals_fini();
    cg_bbv_fini();
    cg_costs_fold_all();
-   /* The lines still resident leave: their loaders are charged */
-   if (cg_clo.cacheuse)
-      cg_lineuse_finish();
    cg_output_write(&sim_I1, &sim_D1, sim_L2, &sim_LL, &result);
    cg_trace_fini();
    cg_data_file_write();

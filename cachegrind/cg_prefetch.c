@@ -79,7 +79,7 @@ static Bool stream_step(CgPrefetcher* pf, Addr addr, UWord* out)
 static Bool stride_step(CgPrefetcher* pf, Addr addr, Addr pc, UWord* out)
 {
    CgStrideEntry* e = &pf->stride[pc % CG_PREFETCH_STRIDE_ENTRIES];
-   Long distance = (Long)(addr - e->last_addr);
+   Long distance = (Long)(Word)(addr - e->last_addr);   /* signed on x86 too */
 
    if (e->pc != pc) {
       e->pc = pc;

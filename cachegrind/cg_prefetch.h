@@ -26,7 +26,8 @@
      stride: equal and not 0, the confidence grows (up to 2); otherwise
      the distance is the new stride and the confidence 0.  The address
      becomes the last; with confidence 2 the line of address + stride is
-     fetched (one line: degree 1). */
+     fetched (one line: degree 1; none below address 0).  A fetch that
+     reaches L2 is an access of its own instruction at its address. */
 
 #ifndef CG_PREFETCH_H
 #define CG_PREFETCH_H

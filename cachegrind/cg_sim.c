@@ -41,7 +41,8 @@ static const UWord* collecting;
 static Bool ll_has_policy, l2_has_policy;
 /* An access takes special_access's path, not the inline L1 look-up: an
    L1 under a policy, or the general path from the L1s down
-   (cg_hierarchy.c: --LL-inclusion other than nine, a D1 prefetcher) */
+   (cg_hierarchy.c: --LL-inclusion other than nine, a D1 prefetcher,
+   --simulate-wb, --cacheuse, any stride prefetcher) */
 static Bool l1_special, general_from_l1;
 /* An L1 miss takes below_l1_special's path: a middle level, or the
    general path below the L1s (prefetchers of L2 or LL only) */

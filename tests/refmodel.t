@@ -15,7 +15,8 @@
 # manual 5.7 (seeds included, with and without the access log), a
 # middle level (5.8), both inclusion modes (5.9), the prefetchers (5.10,
 # stride included), write-backs (5.12), line use (5.13) and the CPU
-# presets (5.11).  The model's line use is checked on hand-made traces.
+# presets (5.11).  The model's line use is checked on hand-made traces,
+# in total and per cost centre (the loader charged when its line leaves).
 # Known answers: a cyclic scan that defeats LRU and not BRRIP, working
 # sets that fit D1, L2, LL, L2 with an exclusive LL, or nothing, scans
 # the prefetchers hide, the scan's line use (refmodel/cyclic.c), and a
@@ -47,10 +48,12 @@ my $progs = build_progs();
 
 # The model's line use (manual 5.13) on traces small enough to work out
 # by hand: I1/D1 1 KiB 2-way, LL 8 KiB 4-way, 64-byte lines unless said.
-# Each fetch or read is the only access to its line, so each line is
-# charged once, at the end of the run.
+# A line is charged once, when it is evicted or at the end of the run:
+# SpLoss = line - bytes used, AcCost = 1000 / uses (rounded down).
 {
     my @g = ('--I1=1024,2,64', '--D1=1024,2,64', '--LL=8192,4,64', '--cacheuse=yes');
+    my @tiny = ('--I1=1024,2,64', '--D1=64,1,64', '--LL=256,2,64', '--cacheuse=yes');
+    my $ababaca = join('', map { " L 000$_,4\n" } qw(1000 1080 1000 1080 1000 1100 1000));
     my @hand = (
         # One 4-byte fetch and one 4-byte read: two lines, each 60 bytes
         # unused and used once (1000), in the L1s and in LL alike.
@@ -73,6 +76,22 @@ my $progs = build_progs();
         ["I  0400000,4\n L 0001000,4\n",
          ['--I1=1024,2,64', '--D1=1024,2,64', '--LL=8192,4,128', '--cacheuse=yes'],
          '120 248 2000 2000'],
+        # 1000 reads of one line and 1001 of another (same D1 set, 2 ways:
+        # both stay): AcCost 1000/1000 = 1 and 1000/1001 = 0, plus the
+        # fetch's 1000; SpLoss 60 for each of the three lines.
+        ["I  0400000,4\n" . (" L 0001000,4\n" x 1000) . (" L 0002000,4\n" x 1001),
+         [@g], '180 180 1001 1001'],
+        # Records stay with their way under a policy.  D1 of one line (each
+        # read misses it: 7 lines of 60 lost, 1000 each); LL of 2 sets x 2
+        # ways, where A = 0x1000, B = 0x1080, C = 0x1100 share set 0; reads
+        # A B A B A C A.  srrip: A fill 2, B fill 2, hits A 0, B 0, A 0; C
+        # ages both to 3 and takes way 0: A leaves used 3 times (60, 333);
+        # the last A takes B's way 1 (C 2, B 3): B leaves (60, 500); at
+        # the end C and A, once each (60, 1000 each): 240, 2833.  lru: C
+        # evicts B, the least recent (60, 500); the last A hits, A used 4
+        # times (60, 250), C once (60, 1000): 180, 1750.
+        [$ababaca, [@tiny, '--LL-policy=srrip'], '420 240 7000 2833'],
+        [$ababaca, [@tiny], '420 180 7000 1750'],
     );
     my $dir = tempdir('cgref-XXXXXXXX', TMPDIR => 1, CLEANUP => 1);
     for my $i (0 .. $#hand) {
@@ -83,6 +102,71 @@ my $progs = build_progs();
         my ($totals) = run_model("$dir/hand$i", $opts, 0);
         my @t = split ' ', $totals // '';
         is("@t[-4 .. -1]", $want, "model, hand trace $i: SpLoss1 SpLoss2 AcCost1 AcCost2");
+    }
+
+    # Per cost centre (--per-cc, traces in --trace-out-file's format: a
+    # fetch names its cost centre, the reads after it are its): a line is
+    # charged to its loader when it leaves, whichever access evicts it.
+    my @per_cc = (
+        # D1 of 2 direct-mapped lines; main:10 to main:13 fetch from one
+        # I1 line (0x400000) and read:
+        #   10 reads 0x1000-3: D1 and LL miss, loader 10 of both lines
+        #   11 reads 0x1008-f: D1 hit, a use (its line: 12 bytes, 2 uses)
+        #   12 reads 0x1200: D1 set 0 again: evicts 0x1000's line, 10 is
+        #      charged 64 - 12 = 52 and 1000/2 = 500; 12 loads the line
+        #      in D1 and LL
+        #   13 reads 0x1004-7: D1 miss, evicts 0x1200's (12: 60, 1000)
+        #      and loads it again in D1; an LL hit (LL's line, loaded by
+        #      10, has 3 uses, bytes 0-15)
+        # At the end: I1's line and LL's (4 fetches, 16 bytes: 48, 250
+        # each, to 10, although 11-13 hit), D1's 0x1000 (13: 60, 1000),
+        # LL's 0x1000 (10: 48, 1000/3 = 333) and 0x1200 (12: 60, 1000).
+        # 10: SpLoss1 48 + 52, SpLoss2 48 + 48, AcCost1 250 + 500, AcCost2
+        # 250 + 333; 11 nothing; 12: 60 60 1000 1000; 13: 60 0 1000 0.
+        ["I  0400000,4 0\n L 0001000,4\nI  0400004,4 1\n L 0001008,8\n"
+         . "I  0400008,4 2\n L 0001200,4\nI  040000c,4 3\n L 0001004,4\n"
+         . "C 0 10\tf.c\tmain\nC 1 11\tf.c\tmain\nC 2 12\tf.c\tmain\n"
+         . "C 3 13\tf.c\tmain\n",
+         ['--I1=1024,2,64', '--D1=128,1,64', '--LL=8192,4,64', '--cacheuse=yes'],
+         '4 1 1 4 3 2 0 0 0 220 156 2750 1583',
+         { 10 => '1 1 1 1 1 1 0 0 0 100 96 750 583',
+           11 => '1 0 0 1 0 0 0 0 0 0 0 0 0',
+           12 => '1 0 0 1 1 1 0 0 0 60 60 1000 1000',
+           13 => '1 0 0 1 1 0 0 0 0 60 0 1000 0' }],
+        # With an L2 (not tracked; its misses before LL's) and 128-byte LL
+        # lines (64 chunks of 2 bytes):
+        #   20 fetches 0x400000-3 and reads 0x1001-2: I1 line 2 fetches,
+        #      8 bytes (56, 500); LL's 8 bytes = chunks 0-3 (120, 500);
+        #      D1 0x1000 2 bytes (62, 1000); LL 0x1000, bytes 1-2: chunks
+        #      0 and 1, 4 bytes
+        #   21 fetches 0x400004-7 (hits) and reads 0x107f-0x1080: a
+        #      straddle in D1 (0x1040 byte 63, 0x1080 byte 0: 63, 1000
+        #      each, loader 21) and in LL: 0x1000's chunk 63 (an LL hit:
+        #      its line, loaded by 20, has 2 uses, 3 chunks: 122, 500)
+        #      and 0x1080's chunk 0 (a miss, 21's: 126, 1000)
+        # 20: SpLoss1 56 + 62, SpLoss2 120 + 122, AcCost1 1500, AcCost2
+        # 1000; 21: 126 126 2000 1000.  D1mr 1 and 126 lost: a straddle
+        # that misses both lines loads two.
+        ["I  0400000,4 0\n L 0001001,2\nI  0400004,4 1\n L 000107f,2\n"
+         . "C 0 20\tg.c\tf\nC 1 21\tg.c\tf\n",
+         ['--I1=1024,2,64', '--D1=1024,2,64', '--L2=4096,4,64', '--LL=8192,4,128',
+          '--cacheuse=yes'],
+         '2 1 1 1 2 2 2 2 0 0 0 0 244 368 3500 2000',
+         { 20 => '1 1 1 1 1 1 1 1 0 0 0 0 118 242 1500 1000',
+           21 => '1 0 0 0 1 1 1 1 0 0 0 0 126 126 2000 1000' }],
+    );
+    for my $i (0 .. $#per_cc) {
+        my ($trace, $opts, $want, $want_lines) = @{ $per_cc[$i] };
+        open(my $fh, '>', "$dir/cc$i") or die "$dir/cc$i: $!";
+        print $fh $trace;
+        close $fh;
+        my ($totals, $lines) = run_model("$dir/cc$i", $opts, 1);
+        is($totals, $want, "model, per-cc hand trace $i: totals");
+        my ($file, $fn) = $trace =~ /^C \d+ \d+\t([^\t]*)\t(.*)$/m;
+        is(join(', ', map { "$_: " . (($lines // {})->{"$file\0$fn\0$_"} // '(absent)') }
+                      sort keys %$want_lines),
+           join(', ', map { "$_: $want_lines->{$_}" } sort keys %$want_lines),
+           "model, per-cc hand trace $i: each line, charged to its loader");
     }
 }
 
