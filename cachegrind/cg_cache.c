@@ -136,6 +136,7 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    level->set_mask  = n_sets - 1;
    init_mirror(level, mirror);
    level->sim_writes_mru = mirrored;
+   level->search_vectors = 0;
    if (mirrored || n_tags < NARROW_TAGS_FROM
        || !narrow_tags_allowed(level, addr_bits)) {
       level->narrow = NULL;
@@ -237,9 +238,161 @@ static inline UWord unmarked(UWord tag)
    return tag == CG_NO_BLOCK ? CG_NO_BLOCK : tag & ~MARKS;
 }
 
-/* A demand or pass look-up: search and move down in one pass, as
-   cg_cache_block_missed does (two passes, search then move, made
-   matrix_walk under --cpu=generic 3x slower than the default) */
+/*------------------------------------------------------------*/
+/*--- The search of a set of full-width tags               ---*/
+/*------------------------------------------------------------*/
+
+#if defined(VGA_amd64)
+/* A bit per way whose tag without `ignored` is `key` */
+static inline __attribute__((always_inline)) CG_AVX2
+UWord ways_matching(const UWord* set, Int vectors, UWord key, UWord ignored)
+{
+   const CgTagVector* v = (const CgTagVector*)set;
+   CgTagVector wanted = (CgTagVector){ 0, 0, 0, 0 } + key;
+   CgTagVector kept = (CgTagVector){ 0, 0, 0, 0 } + ~ignored;
+   UWord found = 0;
+   Int k;
+
+#pragma GCC unroll 4
+   for (k = 0; k < vectors; k++)
+      found |= (UWord)__builtin_ia32_movmskpd256(
+                  (CgTagMaskF)((v[k] & kept) == wanted)) << (4 * k);
+   return found;
+}
+
+/* Out of line: an AVX2 function is not inlined into plain code.  A
+   constant count of vectors a case, so that each loop unrolls. */
+static CG_AVX2 __attribute__((noinline))
+Int find_way_avx2(const UWord* set, Int vectors, UWord key, UWord ignored)
+{
+   UWord found;
+
+   switch (vectors) {
+   case 2:  found = ways_matching(set, 2, key, ignored); break;
+   case 3:  found = ways_matching(set, 3, key, ignored); break;
+   default: found = ways_matching(set, 4, key, ignored); break;
+   }
+   return found != 0 ? (Int)__builtin_ctzl(found) : -1;
+}
+/* cg_cache_block_lookup on a set of 2 to 4 vectors: the search, and
+   each vector stored once, its ways shifted down one up to the found
+   way (all on a miss) and the new first way's tag put in.  Scalar
+   stores of the moved ways, then the next look-up's vector loads of the
+   same set, made each such load wait for the stores to reach the cache
+   (store forwarding fails from several narrow stores to a wide load):
+   most of the time of a D1 look-up when every access misses D1. */
+static inline __attribute__((always_inline)) CG_AVX2
+UInt lru_lookup_vectors(UWord* tags, Int vectors, UWord block,
+                        CgLookupKind kind, Bool write, UWord* victim)
+{
+   CgTagVector* set = (CgTagVector*)tags;
+   CgTagVector wanted = (CgTagVector){ 0, 0, 0, 0 } + block;
+   CgTagVector kept = (CgTagVector){ 0, 0, 0, 0 } + ~MARKS;
+   CgTagVector old[4], above;
+   UWord dirty = write ? CG_DIRTY_MARK : 0, found = 0, here, first;
+   Long n_moved;
+   UInt outcome;
+   Int k;
+
+#pragma GCC unroll 4
+   for (k = 0; k < vectors; k++) {
+      old[k] = set[k];
+      found |= (UWord)__builtin_ia32_movmskpd256(
+                  (CgTagMaskF)((old[k] & kept) == wanted)) << (4 * k);
+   }
+   *victim = CG_NO_BLOCK;
+   if (found != 0) {
+      Int way = (Int)__builtin_ctzl(found);
+      /* A prefetch of a line already there changes nothing; a demand
+         hit takes the prefetch mark off, and says so */
+      if (kind == CG_LOOKUP_PREFETCH)
+         return CG_LOOKUP_PRESENT;
+      here = tags[way];
+      outcome = 0;
+      if (kind == CG_LOOKUP_DEMAND && (here & CG_PREFETCH_MARK)) {
+         outcome = CG_LOOKUP_WAS_MARKED;
+         here &= ~CG_PREFETCH_MARK;
+      }
+      first = here | dirty;
+      n_moved = way + 1;
+   } else {
+      /* A miss: the last way's line falls off */
+      here = tags[vectors * 4 - 1];
+      outcome = CG_LOOKUP_MISSED;
+      *victim = unmarked(here);
+      if (here != CG_NO_BLOCK && (here & CG_DIRTY_MARK))
+         outcome |= CG_LOOKUP_VICTIM_DIRTY;
+      first = block | dirty
+              | (kind == CG_LOOKUP_PREFETCH ? CG_PREFETCH_MARK : 0);
+      n_moved = vectors * 4;
+   }
+   above = (CgTagVector){ 0, 0, 0, 0 } + first;
+#pragma GCC unroll 4
+   for (k = 0; k < vectors; k++) {
+      CgTagVector shifted = __builtin_shuffle(above, old[k],
+                                              (CgTagVector){ 3, 4, 5, 6 });
+      CgTagMask way = (CgTagMask){ 0, 1, 2, 3 } + (Long)(4 * k);
+      CgTagVector moves = (CgTagVector)((CgTagMask){ 0, 0, 0, 0 } + n_moved
+                                        > way);
+      CgTagVector result = (shifted & moves) | (old[k] & ~moves);
+      /* A prefetch fill goes below the most recent line (way 1) */
+      if (k == 0 && kind == CG_LOOKUP_PREFETCH)
+         result = __builtin_shuffle(result, (CgTagVector){ 1, 0, 2, 3 });
+      set[k] = result;
+      above = old[k];
+   }
+   return outcome;
+}
+
+static CG_AVX2 __attribute__((noinline))
+UInt lru_lookup_avx2(UWord* set, Int vectors, UWord block, CgLookupKind kind,
+                     Bool write, UWord* victim)
+{
+   switch (vectors) {
+   case 2:  return lru_lookup_vectors(set, 2, block, kind, write, victim);
+   case 3:  return lru_lookup_vectors(set, 3, block, kind, write, victim);
+   default: return lru_lookup_vectors(set, 4, block, kind, write, victim);
+   }
+}
+#endif
+
+void cg_cache_level_allow_vector_search(CacheLevel* level)
+{
+#if defined(VGA_amd64)
+   if (level->assoc == 8 || level->assoc == 12 || level->assoc == 16)
+      level->search_vectors = level->assoc / 4;
+#endif
+}
+
+Int cg_cache_find_way(const CacheLevel* level, const UWord* set, UWord key,
+                      UWord ignored)
+{
+   Int way;
+
+#if defined(VGA_amd64)
+   if (level->search_vectors != 0)
+      return find_way_avx2(set, level->search_vectors, key, ignored);
+#endif
+   for (way = 0; way < level->assoc; way++)
+      if ((set[way] & ~ignored) == key)
+         return way;
+   return -1;
+}
+
+/* Ways top..until-1 move down one, to top+1..until (an LRU set's
+   order: the way at `until` is overwritten) */
+static inline void move_down(UWord* set, Int top, Int until)
+{
+   Int way;
+
+   for (way = until; way > top; way--)
+      set[way] = set[way - 1];
+}
+
+/* A demand or pass look-up without vectors: search and move down in
+   one pass, as cg_cache_block_missed does (two passes, search then
+   move, made matrix_walk under --cpu=generic --sim-vector=no 25 %
+   slower) */
 static UInt demand_lookup(UWord* set, Int assoc, UWord block,
                           CgLookupKind kind, Bool write, UWord* victim)
 {
@@ -282,26 +435,29 @@ UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
                            Bool write, UWord* victim)
 {
    UWord* set = level->tags + (block & level->set_mask) * level->assoc;
-   Int way, top, last = level->assoc - 1;
+   Int top, last = level->assoc - 1;
    UInt outcome = CG_LOOKUP_MISSED;
 
+#if defined(VGA_amd64)
+   if (level->search_vectors != 0)
+      return lru_lookup_avx2(set, level->search_vectors, block, kind, write,
+                             victim);
+#endif
    if (kind != CG_LOOKUP_PREFETCH)
       return demand_lookup(set, level->assoc, block, kind, write, victim);
    /* A prefetch of a line already there is no prefetch: nothing changes
       (cg_hierarchy.c counts none).  CG_NO_BLOCK without the marks is no
-      block either: one compare a way. */
+      block either. */
    *victim = CG_NO_BLOCK;
-   for (way = 0; way <= last; way++)
-      if ((set[way] & ~MARKS) == block)
-         return CG_LOOKUP_PRESENT;
+   if (cg_cache_find_way(level, set, block, MARKS) >= 0)
+      return CG_LOOKUP_PRESENT;
    *victim = unmarked(set[last]);
    if (set[last] != CG_NO_BLOCK && (set[last] & CG_DIRTY_MARK))
       outcome |= CG_LOOKUP_VICTIM_DIRTY;
    /* The fill goes in below the most recent line (way 1), which stays
       where compiled code's MRU filter expects it */
    top = level->assoc > 1 ? 1 : 0;
-   for (way = last; way > top; way--)
-      set[way] = set[way - 1];
+   move_down(set, top, last);
    set[top] = block | CG_PREFETCH_MARK | (write ? CG_DIRTY_MARK : 0);
    return outcome;
 }
@@ -309,12 +465,10 @@ UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
 Bool cg_cache_block_invalidate(CacheLevel* level, UWord block)
 {
    UWord* set = level->tags + (block & level->set_mask) * level->assoc;
-   Int way, last = level->assoc - 1;
+   Int last = level->assoc - 1;
+   Int way = cg_cache_find_way(level, set, block, MARKS);
 
-   for (way = 0; way <= last; way++)
-      if (unmarked(set[way]) == block)
-         break;
-   if (way > last)
+   if (way < 0)
       return False;
    /* The ways below move up: the order of the rest is kept */
    for (; way < last; way++)

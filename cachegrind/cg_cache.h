@@ -33,6 +33,8 @@ typedef struct _CacheLevel {
    Int          line_bits;  /* log2(line size) */
    Int          assoc;
    Bool         sim_writes_mru;  /* else whoever reads `mru` keeps it */
+   Int          search_vectors;  /* cg_cache_find_way: AVX2 vectors of
+                                    four ways a set, or 0 (scalar) */
    const HChar* name;
 } CacheLevel;
 
@@ -222,6 +224,16 @@ UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
 /* Removes the block if present (the ways below it move up, an empty
    way goes last); True if it was. */
 Bool cg_cache_block_invalidate(CacheLevel* level, UWord block);
+/* The lowest way of a set of `level`'s full-width tags (`set`: its
+   first) whose tag without the bits of `ignored` is `key`, or -1: the
+   search of the general path's LRU levels and of the policies.  On a
+   host with AVX2, after cg_cache_level_allow_vector_search, a set of 8,
+   12 or 16 ways is searched with 2 to 4 vector compares: the scalar
+   loop over the ways was most of the simulator's time when every access
+   misses D1 (matrix_walk under --cpu=generic). */
+Int cg_cache_find_way(const CacheLevel* level, const UWord* set, UWord key,
+                      UWord ignored);
+void cg_cache_level_allow_vector_search(CacheLevel* level);
 
 #if defined(VGA_amd64)
 /* The same look-up with AVX2 for the usual L1 shapes (8, 12 or 16 ways

@@ -22,6 +22,9 @@
 #define WAY_VALID 0x80
 #define WAY_MARKED 0x40    /* prefetched, not yet hit by a demand access */
 #define WAY_DIRTY  0x20    /* written since it came in (--simulate-wb) */
+/* A tag holds its block + 1: zeroed tags (untouched pages of a large
+   LL) are empty ways, and the search of a set compares tags alone */
+#define EMPTY_WAY 0
 #define RRPV_MASK 0x03
 #define RRPV_DISTANT 3
 #define RRPV_LONG    2
@@ -62,6 +65,24 @@ static ULong draw(PolicyLevel* p)
    return x;
 }
 
+/* plru: the path to `way` points away from it, as the bits an access
+   to it clears and sets */
+static void tree_path(Int assoc, Int way, UWord* clear, UWord* set)
+{
+   UWord node = 1;
+   Int half;
+
+   *clear = *set = 0;
+   for (half = assoc / 2; half >= 1; half /= 2) {
+      Bool upper = (way & half) != 0;
+      if (upper)
+         *clear |= (UWord)1 << node;      /* victim in the lower half */
+      else
+         *set |= (UWord)1 << node;        /* ... in the upper half */
+      node = node * 2 + (upper ? 1 : 0);
+   }
+}
+
 void cg_policy_init(PolicyLevel* p, CacheLevel* level, CgPolicy policy,
                     ULong seed)
 {
@@ -73,26 +94,25 @@ void cg_policy_init(PolicyLevel* p, CacheLevel* level, CgPolicy policy,
    p->level = level;
    p->rng = seed * 0x9E3779B97F4A7C15ULL + 1;
    p->way_state = VG_(calloc)("cg.policy.ways", n_ways, 1);
-   p->tree = policy == CG_POLICY_PLRU
-             ? VG_(calloc)("cg.policy.tree", level->set_mask + 1,
-                           sizeof(UWord))
-             : NULL;
+   p->tree = NULL;
+   p->touch_clear = p->touch_set = NULL;
+   if (policy == CG_POLICY_PLRU) {
+      Int way;
+      p->tree = VG_(calloc)("cg.policy.tree", level->set_mask + 1,
+                            sizeof(UWord));
+      p->touch_clear = VG_(malloc)("cg.policy.touch", level->assoc
+                                                      * sizeof(UWord));
+      p->touch_set = VG_(malloc)("cg.policy.touch", level->assoc
+                                                    * sizeof(UWord));
+      for (way = 0; way < level->assoc; way++)
+         tree_path(level->assoc, way, &p->touch_clear[way],
+                   &p->touch_set[way]);
+   }
 }
 
-/* plru: the path to `way` points away from it. */
-static void tree_touch(UWord* bits, Int assoc, Int way)
+static inline void tree_touch(const PolicyLevel* p, UWord* bits, Int way)
 {
-   UWord node = 1;
-   Int half;
-
-   for (half = assoc / 2; half >= 1; half /= 2) {
-      Bool upper = (way & half) != 0;
-      if (upper)
-         *bits &= ~((UWord)1 << node);      /* victim in the lower half */
-      else
-         *bits |= (UWord)1 << node;         /* ... in the upper half */
-      node = node * 2 + (upper ? 1 : 0);
-   }
+   *bits = (*bits & ~p->touch_clear[way]) | p->touch_set[way];
 }
 
 static Int tree_victim(UWord bits, Int assoc)
@@ -140,38 +160,29 @@ static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
    UWord set_index = block & level->set_mask;
    UWord* tags = level->tags + set_index * assoc;
    UChar* state = p->way_state + set_index * assoc;
-   Int way, victim = -1;
+   Int way = cg_cache_find_way(level, tags, block + 1, 0), victim;
    UInt victim_dirty = 0;
 
    *victim_block = CG_NO_BLOCK;
-
-   for (way = 0; way < assoc; way++) {
-      if (!(state[way] & WAY_VALID)) {
-         if (victim < 0)
-            victim = way;          /* the lowest invalid way */
-         continue;
-      }
-      if (tags[way] != block)
-         continue;
+   if (way >= 0) {
       /* A hit; a prefetch's changes nothing */
+      UInt outcome = 0;
       if (kind == CG_LOOKUP_PREFETCH)
          return CG_LOOKUP_PRESENT;
-      {
-         UInt outcome = 0;
-         if (kind == CG_LOOKUP_DEMAND && (state[way] & WAY_MARKED)) {
-            state[way] &= ~WAY_MARKED;
-            outcome = CG_LOOKUP_WAS_MARKED;
-         }
-         if (p->policy == CG_POLICY_PLRU)
-            tree_touch(&p->tree[set_index], assoc, way);
-         else if (p->policy != CG_POLICY_RANDOM)
-            state[way] = (state[way] & (WAY_MARKED | WAY_DIRTY))
-                         | WAY_VALID;                       /* value 0 */
-         if (write)
-            state[way] |= WAY_DIRTY;
-         return outcome;
+      if (kind == CG_LOOKUP_DEMAND && (state[way] & WAY_MARKED)) {
+         state[way] &= ~WAY_MARKED;
+         outcome = CG_LOOKUP_WAS_MARKED;
       }
+      if (p->policy == CG_POLICY_PLRU)
+         tree_touch(p, &p->tree[set_index], way);
+      else if (p->policy != CG_POLICY_RANDOM)
+         state[way] = (state[way] & (WAY_MARKED | WAY_DIRTY))
+                      | WAY_VALID;                       /* value 0 */
+      if (write)
+         state[way] |= WAY_DIRTY;
+      return outcome;
    }
+   victim = cg_cache_find_way(level, tags, EMPTY_WAY, 0);   /* the lowest */
    if (victim < 0) {
       switch (p->policy) {
       case CG_POLICY_PLRU:
@@ -185,15 +196,15 @@ static UInt block_lookup(PolicyLevel* p, UWord block, CgLookupKind kind,
          victim = (Int)(draw(p) % (ULong)assoc);
          break;
       }
-      *victim_block = tags[victim];
+      *victim_block = tags[victim] - 1;
       if (state[victim] & WAY_DIRTY)
          victim_dirty = CG_LOOKUP_VICTIM_DIRTY;
    }
-   tags[victim] = block;
+   tags[victim] = block + 1;
    switch (p->policy) {
    case CG_POLICY_PLRU:
       state[victim] = WAY_VALID;
-      tree_touch(&p->tree[set_index], assoc, victim);
+      tree_touch(p, &p->tree[set_index], victim);
       break;
    case CG_POLICY_SRRIP:
       state[victim] = WAY_VALID | RRPV_LONG;
@@ -227,12 +238,12 @@ Bool cg_policy_block_invalidate(PolicyLevel* p, UWord block)
    UWord* tags = level->tags + set_index * assoc;
    UChar* state = p->way_state + set_index * assoc;
 
-   for (way = 0; way < assoc; way++)
-      if ((state[way] & WAY_VALID) && tags[way] == block) {
-         state[way] = 0;            /* plru's bits stay as they are */
-         return True;
-      }
-   return False;
+   way = cg_cache_find_way(level, tags, block + 1, 0);
+   if (way < 0)
+      return False;
+   tags[way] = EMPTY_WAY;
+   state[way] = 0;            /* plru's bits stay as they are */
+   return True;
 }
 
 static Bool block_missed(PolicyLevel* p, UWord block)

@@ -45,6 +45,11 @@ typedef struct {
    CacheLevel*  level;      /* its tags, full width */
    UChar*       way_state;  /* per way: WAY_VALID | re-reference value */
    UWord*       tree;       /* plru: a word of node bits per set */
+   /* plru: what an access to each way does to its set's word, cleared
+      then set (a loop over the tree's levels, taken for every look-up,
+      was a tenth of matrix_walk's time under --cpu=generic) */
+   UWord*       touch_clear;
+   UWord*       touch_set;
    ULong        rng;
 } PolicyLevel;
 

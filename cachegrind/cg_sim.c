@@ -153,10 +153,20 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
    {
       VexArch arch;
       VexArchInfo info;
+      Bool host_avx2;
       VG_(machine_get_VexArchInfo)(&arch, &info);
-      /* The vector look-ups are LRU's */
-      use_avx2 = cg_clo.sim_vector && !l1_special
-                 && (info.hwcaps & VEX_HWCAPS_AMD64_AVX2) != 0;
+      host_avx2 = cg_clo.sim_vector
+                  && (info.hwcaps & VEX_HWCAPS_AMD64_AVX2) != 0;
+      /* The log's vector look-ups are LRU's */
+      use_avx2 = host_avx2 && !l1_special;
+      /* The searches of full-tag sets (the general path, the policies) */
+      if (host_avx2) {
+         cg_cache_level_allow_vector_search(&I1);
+         cg_cache_level_allow_vector_search(&D1);
+         cg_cache_level_allow_vector_search(&LL);
+         if (has_l2)
+            cg_cache_level_allow_vector_search(&L2);
+      }
    }
 #endif
 }

@@ -235,6 +235,14 @@ my @L2_RUNS = (
     [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
      '--L2-prefetch=next-line', '--data-profile=yes'],
     [@L1_SMALL, '--LL=16384,8,128', '--LL-prefetch=stream', '--interval-size=100k'],
+    # 8- and 16-way sets of full tags are searched with AVX2 where the
+    # host has it (cg_cache_find_way), else and under --sim-vector=no by
+    # scalar loops: a D1 prefetcher over policies, both ways
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
+     '--D1-prefetch=next-line', '--L2-policy=plru', '--LL-policy=srrip'],
+    [@{ $GEOMETRIES[0] }[0, 1], '--L2=262144,8,64', '--LL=1048576,16,64',
+     '--D1-prefetch=next-line', '--L2-policy=plru', '--LL-policy=srrip',
+     '--sim-vector=no'],
     # Write-backs (manual 5.12): plain; with L2, policies and a
     # prefetcher; a usual machine's with an LL prefetcher
     [@L1_SMALL, '--LL=16384,8,32', '--simulate-wb=yes'],
@@ -281,7 +289,7 @@ my @SETTINGS = ((map { $GEOMETRIES[$_] } 0 .. $#GEOMETRIES),
 # per (file, function, line) ("file\0fn\0line" => counts) with --per-cc.
 sub run_model {
     my ($trace, $opts, $per_cc) = @_;
-    my @model_opts = grep { !/^--(interval-size|data-profile|trace-out-file)/ } @$opts;
+    my @model_opts = grep { !/^--(interval-size|data-profile|trace-out-file|sim-vector)/ } @$opts;
     open(my $fh, '-|', 'sh', '-c', "exec \"\$0\" \"\$@\" < '$trace'", $cgref,
          ($per_cc ? '--per-cc' : ()), @model_opts) or return;
     my $totals = <$fh>;
