@@ -1489,6 +1489,16 @@ void cg_data_finish(void)
          fix_stride(o);
 }
 
+const DataObject* cg_data_object_at(Addr a, UWord* offset)
+{
+   DataBlock* b = live_block_at(a);
+
+   if (b == NULL || b->size == 0)
+      return NULL;
+   *offset = a - b->start;
+   return b->obj;
+}
+
 DataObject* cg_data_objects(UInt* n_objects_out)
 {
    *n_objects_out = n_objects;

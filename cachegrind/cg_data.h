@@ -65,6 +65,9 @@ void cg_data_thread_exits(ThreadId tid);
    linked by next_created, with ids 0 .. n - 1. */
 void cg_data_finish(void);
 DataObject* cg_data_objects(UInt* n_objects);
+/* The object of the live heap or mmap block holding `a`, and `a`'s
+   offset in that block; NULL if none (--sharing names lines with it) */
+const DataObject* cg_data_object_at(Addr a, UWord* offset);
 const DataObject* cg_data_other_object(void);
 void cg_data_for_each_line(void (*fn)(LineRec* line, void* arg), void* arg);
 UWord cg_data_n_lines(void);

@@ -45,6 +45,7 @@
 #include "cg_checkers.h"
 #include "cg_control.h"
 #include "cg_data.h"
+#include "cg_sharing.h"
 #include "cg_intervals.h"
 #include "cg_log.h"
 #include "cg_log_entry.h"
@@ -871,6 +872,30 @@ static void start_batch(Delivery* d, OpBatch* batch, EventGroup* group)
    batch->group = group;
 }
 
+/* --sharing: every data access, besides (and before) what the cache
+   simulation makes of it; a modify is a read and a write. */
+static void sharing_events(Delivery* d, const Event* events, Int n)
+{
+   Int i;
+
+   for (i = 0; i < n; i++) {
+      const Event* ev = &events[i];
+      IRExpr** args;
+
+      if (ev->kind != EVT_READ && ev->kind != EVT_WRITE
+          && ev->kind != EVT_MODIFY)
+         continue;
+      args = mkIRExprVec_3(ptr_const(ev->instr->cc), ev->addr,
+                           mkIRExpr_HWord((HWord)ev->size));
+      if (ev->kind != EVT_WRITE)
+         CALL(d, cg_sharing_read, args, NULL);
+      if (ev->kind != EVT_READ)
+         CALL(d, cg_sharing_write,
+              mkIRExprVec_3(ptr_const(ev->instr->cc), ev->addr,
+                            mkIRExpr_HWord((HWord)ev->size)), NULL);
+   }
+}
+
 /* --trace-out-file: each access of the run, in order, before the run's
    own instrumentation (which does not change). */
 static void trace_events(Delivery* d, const Event* events, Int n)
@@ -917,6 +942,8 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
       return;
    if (cg_trace_enabled())
       trace_events(d, events, n);
+   if (cg_sharing_enabled())
+      sharing_events(d, events, n);
    group = register_group(d, events, n);
    start_batch(d, &batch, group);
    as_ops = d->cold || batch.checker;
@@ -973,6 +1000,14 @@ void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
                                                 | (UWord)size)),
                          addr, mkIRExpr_HWord(0)),
            guard);
+   if (cg_sharing_enabled()) {
+      args = mkIRExprVec_3(ptr_const(instr->cc), addr,
+                           mkIRExpr_HWord((HWord)size));
+      if (is_write)
+         CALL(d, cg_sharing_write, args, guard);
+      else
+         CALL(d, cg_sharing_read, args, guard);
+   }
    if (cg_data_enabled()) {
       DataSite* site = data_site(d, instr, size, is_write);
       CALL(d, cg_data_access_counted, mkIRExprVec_2(ptr_const(site), addr),

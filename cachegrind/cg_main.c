@@ -34,6 +34,8 @@
 #include "cg_costs.h"
 #include "cg_data.h"
 #include "cg_data_file.h"
+#include "cg_sharing.h"
+#include "cg_sharing_file.h"
 #include "cg_file.h"
 #include "cg_instrument.h"
 #include "cg_intervals.h"
@@ -395,6 +397,10 @@ static void cg_post_clo_init(void)
    if (cg_data_enabled())
       cg_alloc_init();
    cg_data_file_expect();
+   /* Lines of D1's size; 64 bytes if no cache is configured */
+   if (cg_clo.sharing)
+      cg_sharing_init(configured ? sim_D1.line_size : 64);
+   cg_sharing_file_expect();
    cg_log_init(log_mode, cg_clo.sim_thread, (UInt)cg_clo.log_chunks,
                (UInt)cg_clo.log_alloc_limit);
    if (log_mode)
@@ -433,6 +439,7 @@ static void cg_fini(Int exit_code)
    cg_output_write(&sim_I1, &sim_D1, sim_L2, &sim_LL, &result);
    cg_trace_fini();
    cg_data_file_write();
+   cg_sharing_file_write();
    cg_summary_print(&result);
    cg_summary_print_stats(&result);
 }
@@ -444,6 +451,7 @@ static void cg_thread_runs(ThreadId tid, ULong blocks_done)
    cg_bbv_thread_runs(tid);
    cg_alloc_thread_runs(tid);
    cg_data_thread_runs(tid);
+   cg_sharing_thread_runs(tid);
 }
 
 static void cg_thread_exits(ThreadId tid)

@@ -40,6 +40,8 @@ void cg_options_set_defaults(void)
    cg_clo.data_out_file = "cachegrind.data.%p";
    cg_clo.data_callers = 4;
    cg_clo.data_stride = 0;
+   cg_clo.sharing = False;
+   cg_clo.sharing_out_file = "cachegrind.sharing.%p";
    cg_clo.I1_policy = "lru";
    cg_clo.D1_policy = "lru";
    cg_clo.L2_policy = "lru";
@@ -183,6 +185,8 @@ Bool cg_options_process(const HChar* arg)
    else if VG_STR_CLO(arg, "--pc-out-file", cg_clo.pc_out_file) {}
    else if VG_BOOL_CLO(arg, "--data-profile", cg_clo.data_profile) {}
    else if VG_STR_CLO(arg, "--data-out-file", cg_clo.data_out_file) {}
+   else if VG_BOOL_CLO(arg, "--sharing", cg_clo.sharing) {}
+   else if VG_STR_CLO(arg, "--sharing-out-file", cg_clo.sharing_out_file) {}
    else if VG_BINT_CLO(arg, "--data-callers", cg_clo.data_callers,
                        1, CG_DATA_MAX_CALLERS) {}
    else if VG_BINT_CLO(arg, "--data-stride", cg_clo.data_stride,
@@ -288,6 +292,12 @@ void cg_options_print_usage(void)
 "    --data-callers=<n>               frames of an allocation site [4]\n"
 "    --data-stride=<n>                element size for the per-field counts\n"
 "                                     [detected]\n"
+"\n"
+"  threads (read it with cg_annotate --sharing):\n"
+"    --sharing=no|yes                 report the cache lines that threads\n"
+"                                     share and write (false and true\n"
+"                                     sharing), by bytes and source line [no]\n"
+"    --sharing-out-file=<file>        its file [cachegrind.sharing.%%p]\n"
 "\n"
 "  speed:\n"
 "    --sim-thread=yes|no              simulate the accesses the compiled code\n"

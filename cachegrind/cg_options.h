@@ -54,6 +54,9 @@ typedef struct {
    const HChar*  data_out_file;
    Long          data_callers;
    Long          data_stride;      /* 0: detected */
+   /* Lines threads share (cg_sharing.c) */
+   Bool          sharing;
+   const HChar*  sharing_out_file;
    const HChar*  I1_policy;        /* as given (cg_main.c checks them) */
    const HChar*  D1_policy;
    const HChar*  L2_policy;
