@@ -454,6 +454,11 @@ static void cg_thread_runs(ThreadId tid, ULong blocks_done)
    cg_sharing_thread_runs(tid);
 }
 
+static void cg_thread_created(ThreadId parent, ThreadId child)
+{
+   cg_sharing_thread_created(parent, child);
+}
+
 static void cg_thread_exits(ThreadId tid)
 {
    cg_control_thread_exits(tid);
@@ -569,6 +574,7 @@ static void cg_pre_clo_init(void)
    VG_(needs_client_requests)(cg_control_client_request);
    VG_(track_start_client_code)(cg_thread_runs);
    VG_(track_pre_thread_ll_exit)(cg_thread_exits);
+   VG_(track_pre_thread_ll_create)(cg_thread_created);
    VG_(needs_syscall_wrapper)(cg_pre_syscall, cg_post_syscall);
    VG_(needs_command_line_options)(cg_options_process,
                                    cg_options_print_usage,

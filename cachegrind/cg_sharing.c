@@ -17,6 +17,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cg_sharing.h"
@@ -37,6 +38,7 @@ typedef struct {
    CostCentre*  last_read_cc;
    CostCentre*  last_write_cc;
    SharedLine*  shared;
+   UInt         children_at_last_write;
 } LineRecord;
 
 typedef struct {
@@ -46,7 +48,22 @@ typedef struct {
 
 static Bool enabled;
 static Int line_bits, granule_bits;
+/* Threads are numbered in order of creation, the main thread 1:
+   Valgrind gives an exited thread's ThreadId to the next one created,
+   and two threads must not be one.  `running_tid` is that number. */
 static ThreadId running_tid = 1;
+static UInt* number_of_tid;      /* by ThreadId; 0: the main thread */
+static UInt n_tids;
+/* By number ([1] the main thread's): who created it, as its creator's
+   how-manieth child, and how many threads it has created */
+typedef struct {
+   UInt parent;                  /* 0: none (the main thread) */
+   UInt child_index;
+   UInt children;
+} ThreadInfo;
+static ThreadInfo* threads;
+static UInt n_thread_slots;
+static UInt threads_created = 1;
 
 /* Open addressing, linear probing, at most half full */
 static Chunk** chunk_table;
@@ -76,9 +93,43 @@ void cg_sharing_init(Int line_size)
                              sizeof(Chunk*));
 }
 
+static void *grow(void* array, UInt* n, UInt wanted, SizeT size)
+{
+   UInt new_n = wanted + 16;
+
+   array = VG_(realloc)("cg.sharing.threads", array, new_n * size);
+   VG_(memset)((UChar*)array + *n * size, 0, (new_n - *n) * size);
+   *n = new_n;
+   return array;
+}
+
+void cg_sharing_thread_created(ThreadId parent, ThreadId child)
+{
+   UInt number, parent_number;
+
+   if (!enabled || parent == VG_INVALID_THREADID)
+      return;                      /* the main thread: number 1 */
+   if (child >= n_tids)
+      number_of_tid = grow(number_of_tid, &n_tids, child, sizeof(UInt));
+   number = ++threads_created;
+   if (number >= n_thread_slots)
+      threads = grow(threads, &n_thread_slots, number, sizeof(ThreadInfo));
+   parent_number = parent < n_tids && number_of_tid[parent] != 0
+                   ? number_of_tid[parent] : 1;
+   threads[number].parent = parent_number;
+   threads[number].child_index = ++threads[parent_number].children;
+   number_of_tid[child] = number;
+}
+
+static UInt children_of_running(void)
+{
+   return running_tid < n_thread_slots ? threads[running_tid].children : 0;
+}
+
 void cg_sharing_thread_runs(ThreadId tid)
 {
-   running_tid = tid;
+   running_tid = tid < n_tids && number_of_tid[tid] != 0 ? number_of_tid[tid]
+                                                          : 1;
 }
 
 /*------------------------------------------------------------*/
@@ -214,9 +265,7 @@ static void describe_holder(SharedLine* line, Addr addr)
 }
 
 /* A second thread touches the line: its first thread's record becomes
-   that thread's side.  Its accesses until now are charged to its last
-   reading and last writing instructions (no source list is kept for a
-   line only one thread uses). */
+   that thread's side, its accesses until now kept apart (early_*). */
 static SharedLine* make_shared(LineRecord* r, UWord line_number, Addr addr)
 {
    SharedLine* line = VG_(calloc)("cg.sharing.line", 1, sizeof *line);
@@ -228,14 +277,11 @@ static SharedLine* make_shared(LineRecord* r, UWord line_number, Addr addr)
    first->write_bytes = r->write_bytes;
    first->reads = r->reads;
    first->writes = r->writes;
-   if (r->last_read_cc != NULL && r->last_read_cc == r->last_write_cc)
-      add_source(first, r->last_read_cc, r->reads, r->writes);
-   else {
-      if (r->last_write_cc != NULL)
-         add_source(first, r->last_write_cc, 0, r->writes);
-      if (r->last_read_cc != NULL)
-         add_source(first, r->last_read_cc, r->reads, 0);
-   }
+   first->children_at_last_write = r->children_at_last_write;
+   first->early_reads = r->reads;
+   first->early_writes = r->writes;
+   first->early_read_cc = r->last_read_cc;
+   first->early_write_cc = r->last_write_cc;
    line->holders = thread_bit(r->first_tid);
    line->modified_by = r->writes > 0 ? r->first_tid : 0;
    describe_holder(line, addr);
@@ -257,7 +303,6 @@ static void model_access(SharedLine* line, ThreadId tid, Bool write)
          line->moves++;
       line->holders = bit;
       line->modified_by = tid;
-      line->written_while_shared = True;
    } else if (!(line->holders & bit)) {
       if (line->modified_by != 0 && line->modified_by != tid) {
          line->moves++;
@@ -278,7 +323,7 @@ void touch_shared(LineRecord* r, UWord line_number, Addr addr, ULong bytes,
    if (write) {
       side->write_bytes |= bytes;
       side->writes++;
-      side->shared_writes++;
+      side->children_at_last_write = children_of_running();
    } else {
       side->read_bytes |= bytes;
       side->reads++;
@@ -308,6 +353,7 @@ static inline void touch_line(UWord line_number, Addr addr, ULong bytes,
       r->write_bytes |= bytes;
       r->writes++;
       r->last_write_cc = cc;
+      r->children_at_last_write = children_of_running();
    } else {
       r->read_bytes |= bytes;
       r->reads++;
@@ -371,7 +417,7 @@ static void classify(SharedLine* line)
       all_writes += a->writes;
       for (b = line->sides; b != NULL; b = b->next) {
          ULong accesses = b->reads + b->writes, weight;
-         if (a == b || a->writes == 0)
+         if (a == b || a->writes == 0 || a->initial)
             continue;
          weight = accesses < a->writes ? accesses : a->writes;
          if (a->write_bytes & (b->read_bytes | b->write_bytes))
@@ -401,6 +447,34 @@ static Int cmp_lines(const void* pa, const void* pb)
    return 0;
 }
 
+/* Whether thread `other` was created, by `writer` or a thread it
+   created after, once `writer` had made its last write */
+static Bool created_after(UInt other, const SharingSide* writer)
+{
+   while (other < n_thread_slots && threads[other].parent != 0) {
+      if (threads[other].parent == writer->tid)
+         return threads[other].child_index > writer->children_at_last_write;
+      other = threads[other].parent;
+   }
+   return False;
+}
+
+/* Marks the initial writers; True if another thread writes the line */
+static Bool mark_initial_writers(SharedLine* line)
+{
+   SharingSide *a, *b;
+   Bool racing_writer = False;
+
+   for (a = line->sides; a != NULL; a = a->next) {
+      a->initial = a->writes > 0;
+      for (b = line->sides; b != NULL && a->initial; b = b->next)
+         if (b != a && !created_after(b->tid, a))
+            a->initial = False;
+      racing_writer |= a->writes > 0 && !a->initial;
+   }
+   return racing_writer;
+}
+
 SharedLine** cg_sharing_finish(UWord* n)
 {
    SharedLine** reported;
@@ -408,13 +482,13 @@ SharedLine** cg_sharing_finish(UWord* n)
    UWord count = 0;
 
    for (line = shared_lines; line != NULL; line = line->next)
-      if (line->written_while_shared)
+      if (mark_initial_writers(line))
          count++;
    reported = VG_(malloc)("cg.sharing.report",
                           (count > 0 ? count : 1) * sizeof *reported);
    count = 0;
    for (line = shared_lines; line != NULL; line = line->next)
-      if (line->written_while_shared) {
+      if (mark_initial_writers(line)) {
          classify(line);
          reported[count++] = line;
       }

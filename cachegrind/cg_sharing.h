@@ -2,10 +2,13 @@
    and how (cg_sharing.c records, cg_sharing_file.c writes
    cachegrind.sharing.<pid>; the manual's section 10.6 states the rules).
 
-   A line (of D1's line size) is reported when a thread writes it after
-   a second thread has touched it: a line only read by its other
-   threads, or written only before they came (a table filled, then
-   published), is not.  Per reported line and thread: the bytes read and
+   A line (of D1's line size) is reported when two threads or more
+   touch it and one writes it that is not an initial writer: a thread
+   whose writes all came before it created the line's other threads (or
+   their ancestors).  A line only read by its other threads, or written
+   only before they were created (a table filled, then published), is
+   not: those writes cannot race with their reads.  Valgrind's
+   schedule does not change which lines are reported.  Per reported line and thread: the bytes read and
    written (a bit per byte, or per 2^k bytes for lines over 64 bytes),
    the reads and writes, and the source lines that made them.  The line
    is false sharing when most of the transfers it can cause are between
@@ -40,13 +43,22 @@ typedef struct _SharingSource {
 
 typedef struct _SharingSide {
    struct _SharingSide* next;
-   ThreadId     tid;
+   ThreadId     tid;           /* the thread's number, 1 the main one */
    ULong        read_bytes;    /* a bit per granule (cg_sharing_granule) */
    ULong        write_bytes;
    ULong        reads;
    ULong        writes;
-   ULong        shared_writes; /* those made while another thread had
-                                  touched the line */
+   UInt         children_at_last_write; /* threads it had created */
+   /* The first thread's accesses before a second one touched the line
+      (no source list is kept while one thread uses a line), and its
+      last reading and last writing instruction then */
+   ULong        early_reads;
+   ULong        early_writes;
+   CostCentre*  early_read_cc;
+   CostCentre*  early_write_cc;
+   Bool         initial;       /* cg_sharing_finish: every write of it
+                                  came before it created all the line's
+                                  other threads (directly or not) */
    SharingSource* sources;
 } SharingSide;
 
@@ -57,7 +69,6 @@ typedef struct _SharedLine {
    ULong        holders;       /* the schedule's model: a bit a thread */
    ThreadId     modified_by;   /* whose copy is modified (0: nobody's) */
    ULong        moves;
-   Bool         written_while_shared;
    /* The data profile's object of the heap block holding it, seen when
       the second thread came (the block may be gone at exit; globals are
       looked up when the file is written) */
@@ -71,6 +82,9 @@ typedef struct _SharedLine {
 Bool cg_sharing_enabled(void);
 /* Before the program runs; `line_size` is D1's. */
 void cg_sharing_init(Int line_size);
+/* A thread is created (Valgrind's track_pre_thread_ll_create): the
+   files number threads in order of creation, the main thread 1 */
+void cg_sharing_thread_created(ThreadId parent, ThreadId child);
 void cg_sharing_thread_runs(ThreadId tid);
 
 /* Every data access of compiled code (a modify is a read and a write):

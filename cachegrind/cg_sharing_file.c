@@ -36,11 +36,17 @@
      global<TAB><first>-<last><TAB><symbol><TAB><offset of first in it>
      object<TAB><kind><TAB><name><TAB><the line's offset in the block>
      site<TAB><file><TAB><fn><TAB><line>  the object's, innermost first
-     thread<TAB><tid><TAB><reads><TAB><writes><TAB><writes while shared>
+     thread<TAB><n><TAB><reads><TAB><writes><TAB><initial writer: 0|1>
            <TAB><bytes read><TAB><bytes written>
+     early<TAB><reads><TAB><writes><TAB><last read's file><TAB><fn><TAB><line>
+          <TAB><last write's file><TAB><fn><TAB><line>
      src<TAB><file><TAB><fn><TAB><line><TAB><reads><TAB><writes>
-   (global and object when known; a thread's src lines follow it, most
-   accesses first; byte lists are ranges "0-7,16-23", or "-")
+   (global and object when known; a thread's early and src records
+   follow it: early for the line's first thread, its accesses before a
+   second thread touched it and its last reading and writing
+   instructions then (a file, function and line "-" when there was
+   none); src its later ones, per source line, most accesses first;
+   byte lists are ranges "0-7,16-23", or "-")
    and last:
      totals<TAB><lines><TAB><estimate><TAB><moves> */
 
@@ -193,6 +199,23 @@ static void write_sources(CgFile* f, const SharingSide* side)
    VG_(free)(sorted);
 }
 
+static void put_place(CgFile* f, const CostCentre* cc)
+{
+   if (cc == NULL)
+      cg_file_put_str(f, "\t-\t-\t-");
+   else
+      cg_file_printf(f, "\t%s\t%s\t%d", cc->file, cc->fn, cc->line);
+}
+
+static void write_early(CgFile* f, const SharingSide* side)
+{
+   cg_file_printf(f, "early\t%llu\t%llu", side->early_reads,
+                  side->early_writes);
+   put_place(f, side->early_read_cc);
+   put_place(f, side->early_write_cc);
+   cg_file_put_str(f, "\n");
+}
+
 static void write_line(CgFile* f, const SharedLine* line)
 {
    const SharingSide* side;
@@ -202,12 +225,14 @@ static void write_line(CgFile* f, const SharedLine* line)
                   line->moves);
    write_holder(f, line);
    for (side = line->sides; side != NULL; side = side->next) {
-      cg_file_printf(f, "thread\t%u\t%llu\t%llu\t%llu\t", side->tid,
-                     side->reads, side->writes, side->shared_writes);
+      cg_file_printf(f, "thread\t%u\t%llu\t%llu\t%d\t", side->tid,
+                     side->reads, side->writes, side->initial ? 1 : 0);
       put_bytes(f, side->read_bytes);
       cg_file_put_str(f, "\t");
       put_bytes(f, side->write_bytes);
       cg_file_put_str(f, "\n");
+      if (side->early_read_cc != NULL || side->early_write_cc != NULL)
+         write_early(f, side);
       write_sources(f, side);
    }
 }
