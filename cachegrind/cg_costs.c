@@ -874,3 +874,9 @@ Int cg_costs_order(const CostCentre* a, const CostCentre* b)
 {
    return cc_order(&a, &b);
 }
+
+CostCentre* cg_costs_by_index(UInt index)
+{
+   tl_assert(index < cc_count);
+   return cc_by_index[index];
+}

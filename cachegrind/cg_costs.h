@@ -127,4 +127,7 @@ UInt        cg_costs_n_centres(void);
 UInt        cg_costs_n_live_blocks(void);
 const CgLookupStats* cg_costs_lookup_stats(void);
 
+/* The cost centre of an index (CostCentre.index) */
+CostCentre* cg_costs_by_index(UInt index);
+
 #endif /* CG_COSTS_H */

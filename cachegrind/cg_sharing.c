@@ -28,17 +28,26 @@
 #define CHUNK_BITS  6
 #define CHUNK_LINES (1 << CHUNK_BITS)
 
-/* A line as its first thread used it; `shared` once another came */
+/* A line as its first thread used it, in 40 bytes: every line the
+   program touches has one, and the per-access check reads it (64-byte
+   records, pointers and 64-bit counts, made xz -T2's run 15 % longer:
+   the records miss the host's caches as the program's own data does).
+   Once another thread comes, `first_tid` is SHARED_LINE, which no
+   running thread's number equals, and `shared` indexes the line's
+   SharedLine: the check stays one compare. */
+#define SHARED_LINE   0xFFFF
+#define MAX_NUMBER    (SHARED_LINE - 1)   /* later threads share it */
+#define MAX_COUNT     0xFFFFFFFFu
 typedef struct {
-   ThreadId     first_tid;     /* 0: untouched */
+   UShort       first_tid;     /* 0: untouched */
+   UShort       children_at_last_write;   /* saturating */
+   UInt         shared;        /* index in shared_table */
    ULong        read_bytes;
    ULong        write_bytes;
-   ULong        reads;
-   ULong        writes;
-   CostCentre*  last_read_cc;
-   CostCentre*  last_write_cc;
-   SharedLine*  shared;
-   UInt         children_at_last_write;
+   UInt         reads;         /* a record about to wrap is shared */
+   UInt         writes;
+   UInt         last_read_cc;  /* cost centre index + 1; 0: none */
+   UInt         last_write_cc;
 } LineRecord;
 
 typedef struct {
@@ -69,9 +78,16 @@ static UInt threads_created = 1;
 static Chunk** chunk_table;
 static UWord chunk_table_mask;
 static UWord n_chunks;
-static Chunk* memo_chunk;       /* the last chunk looked up */
+/* The chunks used last, direct-mapped by number: a program working on
+   a few pages at once (xz's input, tables and dictionary) finds each
+   here, without the hash table's probe and the chunk's own first line
+   (a one-chunk memo missed on 1 access in 6 there) */
+#define RECENT_CHUNKS 256
+static struct { UWord number; Chunk* chunk; } recent_chunks[RECENT_CHUNKS];
 
 static SharedLine* shared_lines;   /* newest first */
+static SharedLine** shared_table;  /* by LineRecord.shared */
+static UInt shared_table_size, n_shared_records;
 static ULong lines_touched, lines_shared;
 
 Bool cg_sharing_enabled(void) { return enabled; }
@@ -118,12 +134,17 @@ void cg_sharing_thread_created(ThreadId parent, ThreadId child)
                    ? number_of_tid[parent] : 1;
    threads[number].parent = parent_number;
    threads[number].child_index = ++threads[parent_number].children;
-   number_of_tid[child] = number;
+   number_of_tid[child] = number < MAX_NUMBER ? number : MAX_NUMBER;
 }
 
 static UInt children_of_running(void)
 {
    return running_tid < n_thread_slots ? threads[running_tid].children : 0;
+}
+
+static inline UShort saturated(UInt n)
+{
+   return n < 0xFFFF ? (UShort)n : 0xFFFF;
 }
 
 void cg_sharing_thread_runs(ThreadId tid)
@@ -180,6 +201,13 @@ static Chunk* new_chunk(void)
    return c;
 }
 
+static Chunk* remember(UWord number, Chunk* c)
+{
+   recent_chunks[number % RECENT_CHUNKS].number = number;
+   recent_chunks[number % RECENT_CHUNKS].chunk = c;
+   return c;
+}
+
 static __attribute__((noinline)) Chunk* find_chunk(UWord number)
 {
    UWord s = chunk_slot(number);
@@ -187,21 +215,23 @@ static __attribute__((noinline)) Chunk* find_chunk(UWord number)
 
    for (; chunk_table[s] != NULL; s = (s + 1) & chunk_table_mask)
       if (chunk_table[s]->number == number)
-         return memo_chunk = chunk_table[s];
+         return remember(number, chunk_table[s]);
    c = new_chunk();
    c->number = number;
    chunk_table[s] = c;
    if (++n_chunks * 2 > chunk_table_mask + 1)
       grow_chunk_table();
-   return memo_chunk = c;
+   return remember(number, c);
 }
 
 static inline LineRecord* record_of(UWord line)
 {
-   Chunk* c = memo_chunk;
+   UWord number = line >> CHUNK_BITS;
+   UWord slot = number % RECENT_CHUNKS;
+   Chunk* c = recent_chunks[slot].chunk;
 
-   if (UNLIKELY(c == NULL || c->number != line >> CHUNK_BITS))
-      c = find_chunk(line >> CHUNK_BITS);
+   if (UNLIKELY(c == NULL || recent_chunks[slot].number != number))
+      c = find_chunk(number);
    return &c->lines[line & (CHUNK_LINES - 1)];
 }
 
@@ -240,10 +270,13 @@ static SharingSide* side_of(SharedLine* line, ThreadId tid)
 {
    SharingSide** link = &line->sides;
    SharingSide* side;
+   UInt n = 0;
 
-   for (side = *link; side != NULL; link = &side->next, side = side->next)
+   for (side = *link; side != NULL; link = &side->next, side = side->next, n++)
       if (side->tid == tid)
          return side;
+   if (n == 1)
+      lines_shared++;           /* its second thread */
    side = VG_(calloc)("cg.sharing.side", 1, sizeof *side);
    side->tid = tid;
    *link = side;
@@ -266,6 +299,14 @@ static void describe_holder(SharedLine* line, Addr addr)
 
 /* A second thread touches the line: its first thread's record becomes
    that thread's side, its accesses until now kept apart (early_*). */
+static CostCentre* cost_centre(UInt index_plus_1)
+{
+   return index_plus_1 == 0 ? NULL : cg_costs_by_index(index_plus_1 - 1);
+}
+
+/* A second thread touches the line (or its first thread's counts would
+   wrap): its first thread's record becomes that thread's side, its
+   accesses until now kept apart (early_*). */
 static SharedLine* make_shared(LineRecord* r, UWord line_number, Addr addr)
 {
    SharedLine* line = VG_(calloc)("cg.sharing.line", 1, sizeof *line);
@@ -280,15 +321,21 @@ static SharedLine* make_shared(LineRecord* r, UWord line_number, Addr addr)
    first->children_at_last_write = r->children_at_last_write;
    first->early_reads = r->reads;
    first->early_writes = r->writes;
-   first->early_read_cc = r->last_read_cc;
-   first->early_write_cc = r->last_write_cc;
+   first->early_read_cc = cost_centre(r->last_read_cc);
+   first->early_write_cc = cost_centre(r->last_write_cc);
    line->holders = thread_bit(r->first_tid);
    line->modified_by = r->writes > 0 ? r->first_tid : 0;
    describe_holder(line, addr);
    line->next = shared_lines;
    shared_lines = line;
-   lines_shared++;
-   r->shared = line;
+   if (n_shared_records == shared_table_size) {
+      shared_table_size = shared_table_size == 0 ? 1024 : 2 * shared_table_size;
+      shared_table = VG_(realloc)("cg.sharing.shared", shared_table,
+                                  shared_table_size * sizeof *shared_table);
+   }
+   shared_table[n_shared_records] = line;
+   r->shared = n_shared_records++;
+   r->first_tid = SHARED_LINE;
    return line;
 }
 
@@ -316,9 +363,14 @@ static __attribute__((noinline))
 void touch_shared(LineRecord* r, UWord line_number, Addr addr, ULong bytes,
                   Bool write, CostCentre* cc)
 {
-   SharedLine* line = r->shared != NULL ? r->shared
-                                        : make_shared(r, line_number, addr);
-   SharingSide* side = side_of(line, running_tid);
+   SharedLine* line;
+   SharingSide* side;
+
+   if (r->first_tid == SHARED_LINE)
+      line = shared_table[r->shared];
+   else
+      line = make_shared(r, line_number, addr);
+   side = side_of(line, running_tid);
 
    if (write) {
       side->write_bytes |= bytes;
@@ -336,12 +388,13 @@ void touch_shared(LineRecord* r, UWord line_number, Addr addr, ULong bytes,
 /*--- Every access                                         ---*/
 /*------------------------------------------------------------*/
 
-static inline void touch_line(UWord line_number, Addr addr, ULong bytes,
-                              Bool write, CostCentre* cc)
+static inline __attribute__((always_inline))
+void touch_line(UWord line_number, Addr addr, ULong bytes, Bool write,
+                CostCentre* cc)
 {
    LineRecord* r = record_of(line_number);
 
-   if (UNLIKELY(r->first_tid != running_tid || r->shared != NULL)) {
+   if (UNLIKELY(r->first_tid != running_tid)) {
       if (r->first_tid != 0) {
          touch_shared(r, line_number, addr, bytes, write, cc);
          return;
@@ -350,14 +403,22 @@ static inline void touch_line(UWord line_number, Addr addr, ULong bytes,
       lines_touched++;
    }
    if (write) {
+      if (UNLIKELY(r->writes == MAX_COUNT)) {
+         touch_shared(r, line_number, addr, bytes, write, cc);
+         return;
+      }
       r->write_bytes |= bytes;
       r->writes++;
-      r->last_write_cc = cc;
-      r->children_at_last_write = children_of_running();
+      r->last_write_cc = cc->index + 1;
+      r->children_at_last_write = saturated(children_of_running());
    } else {
+      if (UNLIKELY(r->reads == MAX_COUNT)) {
+         touch_shared(r, line_number, addr, bytes, write, cc);
+         return;
+      }
       r->read_bytes |= bytes;
       r->reads++;
-      r->last_read_cc = cc;
+      r->last_read_cc = cc->index + 1;
    }
 }
 
@@ -369,7 +430,8 @@ static inline ULong granules(UWord lo, UWord hi)
    return ((((ULong)2) << last) - 1) & ~((((ULong)1) << first) - 1);
 }
 
-static void touch(CostCentre* cc, Addr addr, UWord size, Bool write)
+static inline __attribute__((always_inline))
+void touch(CostCentre* cc, Addr addr, UWord size, Bool write)
 {
    UWord line_mask = ((UWord)1 << line_bits) - 1;
    Addr end = addr + (size > 0 ? size : 1) - 1, a = addr;
