@@ -880,3 +880,8 @@ CostCentre* cg_costs_by_index(UInt index)
    tl_assert(index < cc_count);
    return cc_by_index[index];
 }
+
+UInt cg_costs_count(void)
+{
+   return cc_count;
+}

@@ -127,6 +127,8 @@ UInt        cg_costs_n_centres(void);
 UInt        cg_costs_n_live_blocks(void);
 const CgLookupStats* cg_costs_lookup_stats(void);
 
+/* How many cost centres there are (indices 0 .. this - 1) */
+UInt cg_costs_count(void);
 /* The cost centre of an index (CostCentre.index) */
 CostCentre* cg_costs_by_index(UInt index);
 

@@ -35,6 +35,8 @@
 #include "cg_data.h"
 #include "cg_data_file.h"
 #include "cg_sharing.h"
+#include "cg_threads.h"
+#include "cg_thread_counts.h"
 #include "cg_sharing_file.h"
 #include "cg_file.h"
 #include "cg_instrument.h"
@@ -397,6 +399,16 @@ static void cg_post_clo_init(void)
    if (cg_data_enabled())
       cg_alloc_init();
    cg_data_file_expect();
+   if (cg_clo.separate_threads) {
+      /* The phase profile reads the cost centres' growth, which a
+         thread switch moves into the thread's share */
+      if (cg_clo.interval_size > 0) {
+         VG_(umsg)("Bad option: --separate-threads=yes: not with "
+                   "--interval-size\n");
+         VG_(exit)(1);
+      }
+      cg_thread_counts_init();
+   }
    /* Lines of D1's size; 64 bytes if no cache is configured */
    if (cg_clo.sharing)
       cg_sharing_init(configured ? sim_D1.line_size : 64);
@@ -436,7 +448,9 @@ static void cg_fini(Int exit_code)
    cg_intervals_fini();
    cg_bbv_fini();
    cg_costs_fold_all();
+   cg_thread_counts_finish();
    cg_output_write(&sim_I1, &sim_D1, sim_L2, &sim_LL, &result);
+   cg_thread_counts_write(&sim_I1, &sim_D1, sim_L2, &sim_LL);
    cg_trace_fini();
    cg_data_file_write();
    cg_sharing_file_write();
@@ -451,12 +465,14 @@ static void cg_thread_runs(ThreadId tid, ULong blocks_done)
    cg_bbv_thread_runs(tid);
    cg_alloc_thread_runs(tid);
    cg_data_thread_runs(tid);
+   cg_threads_runs(tid);
+   cg_thread_counts_runs(tid);
    cg_sharing_thread_runs(tid);
 }
 
 static void cg_thread_created(ThreadId parent, ThreadId child)
 {
-   cg_sharing_thread_created(parent, child);
+   cg_threads_created(parent, child);
 }
 
 static void cg_thread_exits(ThreadId tid)

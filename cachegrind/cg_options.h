@@ -57,6 +57,7 @@ typedef struct {
    /* Lines threads share (cg_sharing.c) */
    Bool          sharing;
    const HChar*  sharing_out_file;
+   Bool          separate_threads; /* cg_thread_counts.c */
    const HChar*  I1_policy;        /* as given (cg_main.c checks them) */
    const HChar*  D1_policy;
    const HChar*  L2_policy;

@@ -191,7 +191,15 @@ static Bool all_zero(const ULong* count)
    return True;
 }
 
-static void write_body(CgFile* out, CgOutputResult* res)
+static const ULong* own_counts(const CostCentre* cc, void* arg)
+{
+   return cc->count;
+}
+
+/* `counts_of` gives each cost centre's counts (its own, or one thread's
+   share); `skip_zero`: lines with no count are left out */
+static void write_body(CgFile* out, CgOutputResult* res,
+                       CgCountsOf counts_of, void* arg, Bool skip_zero)
 {
    UInt n, i;
    CostCentre** all = cg_costs_sorted(&n);
@@ -201,10 +209,11 @@ static void write_body(CgFile* out, CgOutputResult* res)
 
    for (i = 0; i < n; i++) {
       const CostCentre* cc = all[i];
+      const ULong* count = counts_of(cc, arg);
       Bool new_file = (file == NULL || cc->file != file);
       /* Code that ran only while nothing was collected would fill the
          file with zero lines; a full run never has any to skip. */
-      if (cg_control_partial() && all_zero(cc->count))
+      if ((skip_zero || cg_control_partial()) && all_zero(count))
          continue;
       if (new_file) {
          cg_file_put_str(out, "fl=");
@@ -221,10 +230,10 @@ static void write_body(CgFile* out, CgOutputResult* res)
          res->n_fns++;
       }
       cg_file_put_long(out, cc->line);
-      write_counts(out, cc->count);
+      write_counts(out, count);
       res->n_lines++;
       for (ev = 0; ev < n_events; ev++)
-         res->total[ev] += cc->count[ev];
+         res->total[ev] += count[ev];
    }
    VG_(free)(all);
 }
@@ -240,17 +249,19 @@ static void report_cannot_open(const HChar* name)
 
 void cg_output_expect_file(void)
 {
-   cg_file_expect("--cachegrind-out-file", cg_clo.out_file_format, False);
+   cg_file_expect("--cachegrind-out-file", cg_clo.out_file_format,
+                  cg_clo.separate_threads);
 }
 
-void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
-                     const CacheGeometry* L2, const CacheGeometry* LL,
-                     CgOutputResult* res)
+static void write_file(const CacheGeometry* I1, const CacheGeometry* D1,
+                       const CacheGeometry* L2, const CacheGeometry* LL,
+                       const HChar* suffix, CgCountsOf counts_of, void* arg,
+                       CgOutputResult* res)
 {
    /* Named now, not at start-up: a forked child uses its own pid.  A
       malformed name ends the run here, as it does in Cachegrind. */
    CgFile* out = cg_file_open("--cachegrind-out-file",
-                              cg_clo.out_file_format, NULL,
+                              cg_clo.out_file_format, suffix,
                               VKI_S_IRUSR | VKI_S_IWUSR);
 
    VG_(memset)(res, 0, sizeof *res);
@@ -289,9 +300,24 @@ void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
    }
    write_cmd(out);
    write_events(out);
-   write_body(out, res);
+   write_body(out, res, counts_of, arg, suffix != NULL);
    cg_file_put_str(out, "summary:");
    write_counts(out, res->total);
    res->written = True;
    cg_file_commit(out);
+}
+
+void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
+                     const CacheGeometry* L2, const CacheGeometry* LL,
+                     CgOutputResult* res)
+{
+   write_file(I1, D1, L2, LL, NULL, own_counts, NULL, res);
+}
+
+void cg_output_write_part(const CacheGeometry* I1, const CacheGeometry* D1,
+                          const CacheGeometry* L2, const CacheGeometry* LL,
+                          const HChar* suffix, CgCountsOf counts_of,
+                          void* arg, CgOutputResult* res)
+{
+   write_file(I1, D1, L2, LL, suffix, counts_of, arg, res);
 }

@@ -7,6 +7,7 @@
 #include "pub_tool_basics.h"
 #include "cg_config.h"
 #include "cg_tool.h"
+#include "cg_costs.h"
 
 typedef struct {
    Bool  written;          /* False: the file could not be opened */
@@ -22,5 +23,13 @@ void cg_output_expect_file(void);
 void cg_output_write(const CacheGeometry* I1, const CacheGeometry* D1,
                      const CacheGeometry* L2, const CacheGeometry* LL,
                      CgOutputResult* res);
+/* Another file of the same form, named the main file's name and
+   `suffix`, with the counts `counts_of` gives (a cost centre's share
+   of a thread, --separate-threads); its lines with no count left out */
+typedef const ULong* (*CgCountsOf)(const CostCentre* cc, void* arg);
+void cg_output_write_part(const CacheGeometry* I1, const CacheGeometry* D1,
+                          const CacheGeometry* L2, const CacheGeometry* LL,
+                          const HChar* suffix, CgCountsOf counts_of,
+                          void* arg, CgOutputResult* res);
 
 #endif /* CG_OUTPUT_H */

@@ -17,12 +17,12 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
-#include "pub_tool_threadstate.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "cg_sharing.h"
 #include "cg_data.h"
 #include "cg_options.h"
+#include "cg_threads.h"
 #include "cg_vgcompat.h"
 
 #define CHUNK_BITS  6
@@ -57,22 +57,9 @@ typedef struct {
 
 static Bool enabled;
 static Int line_bits, granule_bits;
-/* Threads are numbered in order of creation, the main thread 1:
-   Valgrind gives an exited thread's ThreadId to the next one created,
-   and two threads must not be one.  `running_tid` is that number. */
-static ThreadId running_tid = 1;
-static UInt* number_of_tid;      /* by ThreadId; 0: the main thread */
-static UInt n_tids;
-/* By number ([1] the main thread's): who created it, as its creator's
-   how-manieth child, and how many threads it has created */
-typedef struct {
-   UInt parent;                  /* 0: none (the main thread) */
-   UInt child_index;
-   UInt children;
-} ThreadInfo;
-static ThreadInfo* threads;
-static UInt n_thread_slots;
-static UInt threads_created = 1;
+/* The running thread's number (cg_threads.c), as line records hold
+   it: threads after the 65,534th share the last number */
+static UInt running_tid = 1;
 
 /* Open addressing, linear probing, at most half full */
 static Chunk** chunk_table;
@@ -109,37 +96,9 @@ void cg_sharing_init(Int line_size)
                              sizeof(Chunk*));
 }
 
-static void *grow(void* array, UInt* n, UInt wanted, SizeT size)
-{
-   UInt new_n = wanted + 16;
-
-   array = VG_(realloc)("cg.sharing.threads", array, new_n * size);
-   VG_(memset)((UChar*)array + *n * size, 0, (new_n - *n) * size);
-   *n = new_n;
-   return array;
-}
-
-void cg_sharing_thread_created(ThreadId parent, ThreadId child)
-{
-   UInt number, parent_number;
-
-   if (!enabled || parent == VG_INVALID_THREADID)
-      return;                      /* the main thread: number 1 */
-   if (child >= n_tids)
-      number_of_tid = grow(number_of_tid, &n_tids, child, sizeof(UInt));
-   number = ++threads_created;
-   if (number >= n_thread_slots)
-      threads = grow(threads, &n_thread_slots, number, sizeof(ThreadInfo));
-   parent_number = parent < n_tids && number_of_tid[parent] != 0
-                   ? number_of_tid[parent] : 1;
-   threads[number].parent = parent_number;
-   threads[number].child_index = ++threads[parent_number].children;
-   number_of_tid[child] = number < MAX_NUMBER ? number : MAX_NUMBER;
-}
-
 static UInt children_of_running(void)
 {
-   return running_tid < n_thread_slots ? threads[running_tid].children : 0;
+   return cg_threads_children(cg_threads_running());
 }
 
 static inline UShort saturated(UInt n)
@@ -149,8 +108,9 @@ static inline UShort saturated(UInt n)
 
 void cg_sharing_thread_runs(ThreadId tid)
 {
-   running_tid = tid < n_tids && number_of_tid[tid] != 0 ? number_of_tid[tid]
-                                                          : 1;
+   UInt number = cg_threads_number_of(tid);
+
+   running_tid = number < MAX_NUMBER ? number : MAX_NUMBER;
 }
 
 /*------------------------------------------------------------*/
@@ -513,10 +473,10 @@ static Int cmp_lines(const void* pa, const void* pb)
    created after, once `writer` had made its last write */
 static Bool created_after(UInt other, const SharingSide* writer)
 {
-   while (other < n_thread_slots && threads[other].parent != 0) {
-      if (threads[other].parent == writer->tid)
-         return threads[other].child_index > writer->children_at_last_write;
-      other = threads[other].parent;
+   while (cg_threads_parent(other) != 0) {
+      if (cg_threads_parent(other) == writer->tid)
+         return cg_threads_child_index(other) > writer->children_at_last_write;
+      other = cg_threads_parent(other);
    }
    return False;
 }

@@ -43,7 +43,7 @@ typedef struct _SharingSource {
 
 typedef struct _SharingSide {
    struct _SharingSide* next;
-   ThreadId     tid;           /* the thread's number, 1 the main one */
+   ThreadId     tid;           /* the thread's number (cg_threads.h) */
    ULong        read_bytes;    /* a bit per granule (cg_sharing_granule) */
    ULong        write_bytes;
    ULong        reads;
@@ -82,9 +82,6 @@ typedef struct _SharedLine {
 Bool cg_sharing_enabled(void);
 /* Before the program runs; `line_size` is D1's. */
 void cg_sharing_init(Int line_size);
-/* A thread is created (Valgrind's track_pre_thread_ll_create): the
-   files number threads in order of creation, the main thread 1 */
-void cg_sharing_thread_created(ThreadId parent, ThreadId child);
 void cg_sharing_thread_runs(ThreadId tid);
 
 /* Every data access of compiled code (a modify is a read and a write):
