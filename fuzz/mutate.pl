@@ -1,6 +1,7 @@
 #!/usr/bin/perl
 # mutate.pl -- a mutation fuzzer for the readers of the companion programs
-# (cg_annotate, cg_diff, cg_phases and cg_merge).
+# (cg_annotate, cg_diff, cg_phases and cg_merge; cg_annotate-data and
+# cg_annotate-sharing are cg_annotate on data and sharing profiles).
 #
 #   perl fuzz/mutate.pl [options] PROGRAM
 #
@@ -104,6 +105,24 @@ my %PROGRAMS = (
             ['@@', '@@'],
         ],
     },
+    # cg_annotate on the other files the tool writes
+    'cg_annotate-data' => {
+        program  => 'cg_annotate',
+        format   => 'data',
+        commands => [
+            ['--data', '@@'],
+            ['--data', '--json', '@@'],
+            ['--data', '--sort=DLmr', '--threshold=0', '@@'],
+        ],
+    },
+    'cg_annotate-sharing' => {
+        program  => 'cg_annotate',
+        format   => 'sharing',
+        commands => [
+            ['--sharing', '@@'],
+            ['--sharing', '--json', '--sharing-min=0', '@@'],
+        ],
+    },
 );
 
 # Where seeds come from: directories, and the largest file taken.
@@ -111,6 +130,8 @@ my %SEED_DIRS = (
     cgout => [ 'fuzz/seeds/cgout', 'tests/golden/cg_annotate',
                'tests/golden/cg_diff/inputs' ],
     intervals => [ 'fuzz/seeds/intervals' ],
+    data      => [ 'fuzz/seeds/data' ],
+    sharing   => [ 'fuzz/seeds/sharing' ],
 );
 my $MAX_SEED_BYTES  = 16384;
 my $MAX_INPUT_BYTES = 1 << 20;
@@ -136,6 +157,27 @@ my %KEYWORD_LINES = (
         'hot-fn: f', 'hot-fn:', 'miss: D1mr 1 3 a.c', 'miss: Ir 1 1 a.c',
         'miss: Bcm 2 7 b.c', 'miss-fn: g', 'totals: 1', 'totals: 1 2 3',
         'totals:', 'bogus: x', 'x', '#', '# comment', '', ' ', "\t",
+    ],
+    data => [
+        'version: 1', 'version: 2', 'events: Dr D1mr DLmr Dw D1mw DLmw',
+        'events: Dr Dw', 'events:', 'element: auto', 'element: 8',
+        "object\theap\tmain (a.c:3)", "object\tglobal\tg", "object\tbogus\tx",
+        "object\theap", "objfile\t/bin/x", "site\ta.c\tmain\t3", "site\ta.c\tmain",
+        "blocks\t1\t64\t8", "blocks\t1\t64", "counts\t1 0 0 1 0 0", "counts\t1",
+        "line\ta.c\tmain\t5\t1 0 0 1 0 0", "line\ta.c\tmain\tx\t1",
+        "field\t0\t1 0 0 1 0 0", "field\t-1\t1", "totals\t1 0 0 1 0 0", "totals\t",
+        'x', '#', '',
+    ],
+    sharing => [
+        'version: 1', 'version: 2', 'line-size: 64', 'line-size: x', 'granule: 1',
+        'lines-touched: 3', 'lines-shared: 1', 'cmd: ./prog',
+        "line\t0x40\tfalse\t10\t2", "line\t0x40\tmaybe\t1\t1", "line\t40\ttrue\t1\t1",
+        "global\t0-7\tcounters\t0", "global\t0-7\tx", "object\theap\tmain (a.c:3)\t0",
+        "site\ta.c\tmain\t3", "thread\t2\t5\t5\t0\t0-7\t0-7", "thread\t2\t5\t5\t2\t-\t-",
+        "thread\t3\t1\t1\t0\t8-15,16-23\t-",
+        "early\t1\t1\ta.c\tf\t3\t-\t-\t-", "early\t1\t1\ta.c\tf",
+        "src\ta.c\tf\t3\t1\t1", "src\ta.c\tf\tx\t1\t1",
+        "totals\t1\t10\t2", "totals\t1", 'x', '#', '',
     ],
 );
 
@@ -434,6 +476,13 @@ sub command_args {
     } @{ $PROGRAMS{$prog}{commands}[$k] };
 }
 
+# The executable a PROGRAM entry runs (an entry may run another's with
+# other inputs: cg_annotate-data)
+sub program_of {
+    my ($prog) = @_;
+    return $PROGRAMS{$prog}{program} // $prog;
+}
+
 # Run it; return { status, signal, hang, stderr }.
 sub run_one {
     my ($cfg, $dir, $bindir, $tag, @args) = @_;
@@ -603,18 +652,19 @@ sub keep_finding {
 sub worker {
     my ($o, $seeds, $first, $step, $t_end) = @_;
     my $prog = $o->{prog};
-    my $cfg = { %{ $PROGRAMS{$prog} }, timeout => $o->{timeout}, name => $prog };
-    my $exe = File::Spec->catfile($o->{bin}, $prog);
+    my $name = program_of($prog);
+    my $cfg = { %{ $PROGRAMS{$prog} }, timeout => $o->{timeout}, name => $name };
+    my $exe = File::Spec->catfile($o->{bin}, $name);
     my $ext = $cfg->{format};
     my $dir = File::Spec->catdir($o->{out}, $prog, "scratch-$first");
     remove_tree($dir);
     make_path("$dir/bin");
-    symlink($exe, "$dir/bin/$prog")
-        or die "mutate.pl: cannot link $dir/bin/$prog: $!\n";
+    symlink($exe, "$dir/bin/$name")
+        or die "mutate.pl: cannot link $dir/bin/$name: $!\n";
     if (defined $o->{oracle}) {
         make_path("$dir/oracle");
-        symlink($o->{oracle}, "$dir/oracle/$prog")
-            or die "mutate.pl: cannot link $dir/oracle/$prog: $!\n";
+        symlink($o->{oracle}, "$dir/oracle/$name")
+            or die "mutate.pl: cannot link $dir/oracle/$name: $!\n";
     }
     my %count = (inputs => 0);
     my %kept;
@@ -632,7 +682,7 @@ sub worker {
         my @args = command_args($prog, $k, \%paths);
         my $r = run_one($cfg, $dir, 'bin', '', @args);
         $count{inputs}++;
-        my ($kind, $why) = judge($prog, $r, "input.$ext", "seed.$ext", 'out');
+        my ($kind, $why) = judge($name, $r, "input.$ext", "seed.$ext", 'out');
         ($kind, $why) = compare_with_oracle($cfg, $dir, $r, @args)
             if !$kind && defined $o->{oracle};
         if ($kind) {
@@ -675,7 +725,7 @@ sub main {
     my $prog = $o->{prog};
     my $seeds = load_seeds($o->{top}, $PROGRAMS{$prog}{format}, $o->{seeds});
     return dump_inputs($o, $seeds) if defined $o->{dump};
-    my $exe = File::Spec->catfile($o->{bin}, $prog);
+    my $exe = File::Spec->catfile($o->{bin}, program_of($prog));
     die "mutate.pl: $exe not found or not executable (build the tree)\n"
         unless -x $exe;
     make_path(File::Spec->catdir($o->{out}, $prog));

@@ -8,7 +8,8 @@
 #     without the program's name, an error naming no file) is caught, and
 #     the kept input's repro.sh reproduces it; one that behaves is not;
 #   * a smoke run of a few thousand mutated inputs through cg_annotate,
-#     cg_diff, cg_phases (made from their .in files) and cg_merge (built
+#     cg_diff, cg_phases (made from their .in files; cg_annotate also on
+#     data and sharing profiles) and cg_merge (built
 #     from cg_merge.c) finds nothing, and cg_merge's output and exit
 #     status equal 3.19's (/usr/bin/cg_merge) wherever either succeeds;
 #   * when AFL++ is installed, `fuzz/run afl` fuzzes cg_merge for a few
@@ -147,7 +148,8 @@ make_script($_) for qw(cg_annotate cg_diff cg_phases);
 build_cg_merge();
 
 my $oracle = '/usr/bin/cg_merge';
-my %INPUTS = (cg_annotate => 400, cg_diff => 400, cg_phases => 400, cg_merge => 1500);
+my %INPUTS = (cg_annotate => 400, cg_diff => 400, cg_phases => 400, cg_merge => 1500,
+              'cg_annotate-data' => 300, 'cg_annotate-sharing' => 300);
 for my $prog (sort keys %INPUTS) {
     my @also = $prog eq 'cg_merge' && -x $oracle ? ("--oracle=$oracle") : ();
     my ($r, $n) = mutate("--bin=$bin", "--out=$tmp/smoke", "--inputs=$INPUTS{$prog}",
