@@ -46,6 +46,7 @@
 #include "cg_control.h"
 #include "cg_data.h"
 #include "cg_sharing.h"
+#include "cg_coherence.h"
 #include "cg_intervals.h"
 #include "cg_log.h"
 #include "cg_log_entry.h"
@@ -896,6 +897,19 @@ static void sharing_events(Delivery* d, const Event* events, Int n)
    }
 }
 
+/* --caches=per-thread: every data write and modify is recorded (an MRU
+   hit too: the line leaves the other threads' caches) */
+static void coherence_events(Delivery* d, const Event* events, Int n)
+{
+   Int i;
+
+   for (i = 0; i < n; i++)
+      if (events[i].kind == EVT_WRITE || events[i].kind == EVT_MODIFY)
+         CALL(d, cg_coherence_write,
+              mkIRExprVec_2(events[i].addr,
+                            mkIRExpr_HWord((HWord)events[i].size)), NULL);
+}
+
 /* --trace-out-file: each access of the run, in order, before the run's
    own instrumentation (which does not change). */
 static void trace_events(Delivery* d, const Event* events, Int n)
@@ -944,6 +958,8 @@ void cg_deliver_events(Delivery* d, const Event* events, Int n)
       trace_events(d, events, n);
    if (cg_sharing_enabled())
       sharing_events(d, events, n);
+   if (cg_coherence_enabled())
+      coherence_events(d, events, n);
    group = register_group(d, events, n);
    start_batch(d, &batch, group);
    as_ops = d->cold || batch.checker;
@@ -1000,6 +1016,9 @@ void cg_deliver_guarded_access(Delivery* d, InstrInfo* instr, Bool is_write,
                                                 | (UWord)size)),
                          addr, mkIRExpr_HWord(0)),
            guard);
+   if (cg_coherence_enabled() && is_write)
+      CALL(d, cg_coherence_write,
+           mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size)), guard);
    if (cg_sharing_enabled()) {
       args = mkIRExprVec_3(ptr_const(instr->cc), addr,
                            mkIRExpr_HWord((HWord)size));

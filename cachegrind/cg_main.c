@@ -37,6 +37,7 @@
 #include "cg_sharing.h"
 #include "cg_threads.h"
 #include "cg_thread_counts.h"
+#include "cg_coherence.h"
 #include "cg_sharing_file.h"
 #include "cg_file.h"
 #include "cg_instrument.h"
@@ -268,6 +269,63 @@ static void apply_cpu_option(void)
 #undef FROM_PRESET
 }
 
+/* --caches: its value, before anything is sized by it */
+static void parse_caches_option(void)
+{
+   if (VG_(strcmp)(cg_clo.caches, "shared") == 0)
+      cg_clo.per_thread_caches = False;
+   else if (VG_(strcmp)(cg_clo.caches, "per-thread") == 0)
+      cg_clo.per_thread_caches = True;
+   else {
+      VG_(umsg)("Bad option: --caches=%s: shared or per-thread\n",
+                cg_clo.caches);
+      VG_(exit)(1);
+   }
+   if (cg_clo.per_thread_caches && !cg_clo.cache_sim) {
+      VG_(umsg)("Bad option: --caches=per-thread: it needs "
+                "--cache-sim=yes\n");
+      VG_(exit)(1);
+   }
+}
+
+/* --caches=per-thread is modelled over LRU private levels without the
+   general path's models (manual 10.8) */
+static void check_per_thread_caches(const CgPolicy* policies,
+                                    CgInclusion inclusion,
+                                    const CgPrefetchKind* prefetch)
+{
+   const HChar* why = NULL;
+
+   if (!cg_clo.per_thread_caches)
+      return;
+   if (policies[CG_SIM_I1] != CG_POLICY_LRU)
+      why = "--I1-policy is not lru";
+   else if (policies[CG_SIM_D1] != CG_POLICY_LRU)
+      why = "--D1-policy is not lru";
+   else if (policies[CG_SIM_L2] != CG_POLICY_LRU && sim_L2 != NULL)
+      why = "--L2-policy is not lru";
+   else if (inclusion != CG_INCLUSION_NINE)
+      why = "--LL-inclusion is not nine";
+   else if (prefetch[CG_SIM_D1] != CG_PREFETCH_NONE)
+      why = "--D1-prefetch is on";
+   else if (prefetch[CG_SIM_L2] != CG_PREFETCH_NONE)
+      why = "--L2-prefetch is on";
+   else if (prefetch[CG_SIM_LL] != CG_PREFETCH_NONE)
+      why = "--LL-prefetch is on";
+   else if (cg_clo.simulate_wb)
+      why = "not with --simulate-wb=yes";
+   else if (cg_clo.cacheuse)
+      why = "not with --cacheuse=yes";
+   else if (cg_clo.data_profile)
+      why = "not with --data-profile=yes";
+   if (why == NULL)
+      return;
+   VG_(umsg)("Bad option: --caches=per-thread: private caches are modelled "
+             "with LRU and no prefetchers%s, and %s\n",
+             cg_clo.cpu != NULL ? " (a --cpu preset sets both)" : "", why);
+   VG_(exit)(1);
+}
+
 static void cg_post_clo_init(void)
 {
    Int min_line, widest;
@@ -281,6 +339,7 @@ static void cg_post_clo_init(void)
                 "counts the accesses and misses of the cache simulation)\n");
       VG_(exit)(1);
    }
+   parse_caches_option();
    if (cg_clo.cache_sim)
       apply_cpu_option();
    configured = cg_clo.cache_sim || !CG_CACHE_CONFIG_ONLY_IF_SIM;
@@ -325,7 +384,8 @@ static void cg_post_clo_init(void)
                  || cg_output_event_selected(EV_D1_PF)
                  || cg_output_event_selected(EV_L2_PF)
                  || cg_output_event_selected(EV_LL_PF)
-                 || cg_output_event_selected(EV_L1_SPATIAL_LOSS));
+                 || cg_output_event_selected(EV_L1_SPATIAL_LOSS)
+                 || cg_clo.per_thread_caches);
    policies[CG_SIM_I1] = checked_policy("--I1-policy", cg_clo.I1_policy,
                                         &sim_I1, True);
    policies[CG_SIM_D1] = checked_policy("--D1-policy", cg_clo.D1_policy,
@@ -370,6 +430,7 @@ static void cg_post_clo_init(void)
       }
    }
    check_cacheuse(inclusion, prefetch);
+   check_per_thread_caches(policies, inclusion, prefetch);
    /* A stride prefetcher needs each access's instruction, which the log's
       entries do not carry, nor the data profile's */
    stride_prefetch = cg_prefetch_needs_pc(prefetch[CG_SIM_D1])
@@ -390,7 +451,9 @@ static void cg_post_clo_init(void)
                   || (policies[CG_SIM_D1] == CG_POLICY_LRU
                       && sim_D1.assoc > 1))
               && !(cg_clo.cache_sim && cg_clo.simulate_wb)
-              && !cg_clo.cacheuse && !stride_prefetch;
+              && !cg_clo.cacheuse && !stride_prefetch
+              /* A thread switch swaps the private levels at once */
+              && !cg_clo.per_thread_caches;
    cg_sim_init(&sim_I1, &sim_D1, sim_L2, &sim_LL, policies, inclusion,
                prefetch, cg_clo.cache_sim && cg_clo.simulate_wb,
                cg_clo.cacheuse, log_mode);
@@ -466,6 +529,7 @@ static void cg_thread_runs(ThreadId tid, ULong blocks_done)
    cg_alloc_thread_runs(tid);
    cg_data_thread_runs(tid);
    cg_threads_runs(tid);
+   cg_coherence_thread_runs(tid);
    cg_thread_counts_runs(tid);
    cg_sharing_thread_runs(tid);
 }

@@ -42,6 +42,7 @@ void cg_options_set_defaults(void)
    cg_clo.data_stride = 0;
    cg_clo.sharing = False;
    cg_clo.separate_threads = False;
+   cg_clo.caches = "shared";
    cg_clo.sharing_out_file = "cachegrind.sharing.%p";
    cg_clo.I1_policy = "lru";
    cg_clo.D1_policy = "lru";
@@ -188,6 +189,7 @@ Bool cg_options_process(const HChar* arg)
    else if VG_STR_CLO(arg, "--data-out-file", cg_clo.data_out_file) {}
    else if VG_BOOL_CLO(arg, "--sharing", cg_clo.sharing) {}
    else if VG_BOOL_CLO(arg, "--separate-threads", cg_clo.separate_threads) {}
+   else if VG_STR_CLO(arg, "--caches", cg_clo.caches) {}
    else if VG_STR_CLO(arg, "--sharing-out-file", cg_clo.sharing_out_file) {}
    else if VG_BINT_CLO(arg, "--data-callers", cg_clo.data_callers,
                        1, CG_DATA_MAX_CALLERS) {}
@@ -300,6 +302,10 @@ void cg_options_print_usage(void)
 "                                     share and write (false and true\n"
 "                                     sharing), by bytes and source line [no]\n"
 "    --sharing-out-file=<file>        its file [cachegrind.sharing.%%p]\n"
+"    --caches=shared|per-thread       one set of caches for all threads, or\n"
+"                                     each its own I1, D1 and L2 over the\n"
+"                                     shared LL, kept coherent (event D1cm)\n"
+"                                     [shared]\n"
 "    --separate-threads=no|yes        also write each thread's counts to\n"
 "                                     <out file>.<n> (n: 1 the main thread,\n"
 "                                     then in order of creation) [no]\n"

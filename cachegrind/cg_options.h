@@ -58,6 +58,8 @@ typedef struct {
    Bool          sharing;
    const HChar*  sharing_out_file;
    Bool          separate_threads; /* cg_thread_counts.c */
+   const HChar*  caches;           /* --caches: as given (cg_main.c) */
+   Bool          per_thread_caches; /* --caches=per-thread */
    const HChar*  I1_policy;        /* as given (cg_main.c checks them) */
    const HChar*  D1_policy;
    const HChar*  L2_policy;

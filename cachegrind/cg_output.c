@@ -34,13 +34,15 @@
 #include "cg_costs.h"
 #include "cg_file.h"
 #include "cg_options.h"
+#include "cg_threads.h"
 #include "cg_vgcompat.h"
 
 const HChar* const cg_event_names[CG_N_EVENTS] = {
    "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw",
    "Bc", "Bcm", "Bi", "Bim", "I2mr", "D2mr", "D2mw",
    "D1pf", "D1pfu", "L2pf", "L2pfu", "LLpf", "LLpfu",
-   "ILdmr", "DLdmr", "DLdmw", "SpLoss1", "SpLoss2", "AcCost1", "AcCost2"
+   "ILdmr", "DLdmr", "DLdmw", "SpLoss1", "SpLoss2", "AcCost1", "AcCost2",
+   "D1cm"
 };
 
 const CgEvent cg_event_output_order[CG_N_EVENTS] = {
@@ -53,7 +55,7 @@ const CgEvent cg_event_output_order[CG_N_EVENTS] = {
    EV_LL_PF, EV_LL_PF_USEFUL,
    EV_BC, EV_BC_MISPRED, EV_BI, EV_BI_MISPRED,
    EV_L1_SPATIAL_LOSS, EV_LL_SPATIAL_LOSS, EV_L1_ACCESS_COST,
-   EV_LL_ACCESS_COST
+   EV_LL_ACCESS_COST, EV_D1_COHERENCE_MISS
 };
 
 /*------------------------------------------------------------*/
@@ -145,6 +147,10 @@ Bool cg_output_event_selected(CgEvent ev)
    case EV_L1_SPATIAL_LOSS: case EV_LL_SPATIAL_LOSS:
    case EV_L1_ACCESS_COST: case EV_LL_ACCESS_COST:
       return cg_clo.cacheuse;
+   case EV_D1_COHERENCE_MISS:
+      /* A program that never made a thread: the file is as without
+         the option */
+      return cg_clo.per_thread_caches && cg_threads_count() > 1;
    default:
       return cg_clo.branch_sim;
    }

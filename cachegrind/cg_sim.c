@@ -27,6 +27,7 @@
 #include "cg_control.h"
 #include "cg_log_entry.h"
 #include "cg_options.h"
+#include "cg_coherence.h"
 
 static CacheLevel I1, D1, L2, LL;
 /* A middle level (--L2) between the L1s and LL */
@@ -148,7 +149,9 @@ void cg_sim_init(const CacheGeometry* i1, const CacheGeometry* d1,
                         write_back, line_use);
    }
    l1_special |= general_from_l1;
-   below_special = has_l2 || general_below_l1;
+   below_special = has_l2 || general_below_l1 || cg_clo.per_thread_caches;
+   if (cg_clo.per_thread_caches)
+      cg_coherence_init(&I1, &D1, has_l2 ? &L2 : NULL);
 #if defined(VGA_amd64)
    {
       VexArch arch;
@@ -227,6 +230,17 @@ static __attribute__((noinline))
 UWord below_l1_special(CostCentre* cc, Addr addr, UWord size,
                        UWord first, UWord counted)
 {
+   if (cg_coherence_enabled()) {
+      if (first != EV_IR)
+         cg_coherence_d1_missed(cc, addr, size, counted);
+      if (!has_l2) {
+         if (ll_ref_missed(addr, size)) {
+            cc->count[first + 2] += counted;
+            return 2;
+         }
+         return 1;
+      }
+   }
    if (general_below_l1)
       return cg_hierarchy_below_l1(cc, addr, size, first, counted);
    if (!(l2_has_policy ? cg_policy_ref_missed(&l2_policy, addr, (UChar)size)

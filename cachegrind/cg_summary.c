@@ -185,6 +185,12 @@ static void print_cache_summary(const ULong* t, const Widths* w)
                        t, with_l2 ? l2 : l1, ll, w);
    print_prefetches(t, w);
    print_write_backs(w);
+   /* --caches=per-thread, in a program that made threads */
+   if (cg_output_event_selected(EV_D1_COHERENCE_MISS)) {
+      VG_(umsg)("\n");
+      VG_(umsg)("D1  coherence misses: %'*llu  (of the D1 misses)\n",
+                w->total - 2, t[EV_D1_COHERENCE_MISS]);
+   }
 }
 
 /* A run without conditional (or indirect) branches reports one: the

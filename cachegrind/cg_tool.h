@@ -102,6 +102,9 @@ typedef enum {
    EV_LL_SPATIAL_LOSS,      /*                               (SpLoss2) */
    EV_L1_ACCESS_COST,       /* 1000 / uses, I1 and D1        (AcCost1) */
    EV_LL_ACCESS_COST,       /*                               (AcCost2) */
+   /* --caches=per-thread (cg_coherence.c) */
+   EV_D1_COHERENCE_MISS,    /* D1 misses on lines another thread's
+                               write removed                 (D1cm) */
    CG_N_EVENTS
 } CgEvent;
 
