@@ -81,18 +81,14 @@ static Bool all_zero(const ULong* count)
 
 static void write_header(CgFile* f)
 {
-   Word i, n = VG_(sizeXA)(VG_(args_for_client));
    UInt k;
 
    cg_file_put_str(f, "# cachegrind-ng data profile: cg_annotate --data "
                    "reads it\nversion: 1\ncreator: cachegrind-ng "
                    CG_PACKAGE_VERSION "\n");
-   cg_file_printf(f, "pid: %d\ncmd: %s", VG_(getpid)(),
-                  VG_(args_the_exename));
-   for (i = 0; i < n; i++)
-      cg_file_printf(f, " %s",
-                     *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
-   cg_file_put_str(f, "\nevents:");
+   cg_file_printf(f, "pid: %d\n", VG_(getpid)());
+   cg_file_put_command(f);
+   cg_file_put_str(f, "events:");
    for (k = 0; k < N_DATA_COUNTS; k++)
       if (count_written(k))
          cg_file_printf(f, " %s", data_event_names[k]);

@@ -23,6 +23,7 @@
    modification and size). */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
@@ -32,6 +33,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
+#include "pub_tool_xarray.h"
 #include "cg_file.h"
 #include "cg_vgcompat.h"
 
@@ -637,4 +639,17 @@ Bool cg_file_commit(CgFile* f)
    }
    free_file(f);
    return complete;
+}
+
+void cg_file_put_command(CgFile* f)
+{
+   Word i, n = VG_(sizeXA)(VG_(args_for_client));
+
+   cg_file_put_str(f, "cmd: ");
+   cg_file_put_str(f, VG_(args_the_exename));
+   for (i = 0; i < n; i++) {
+      cg_file_put_str(f, " ");
+      cg_file_put_str(f, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   }
+   cg_file_put_str(f, "\n");
 }

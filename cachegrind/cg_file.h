@@ -44,6 +44,9 @@ void cg_file_put_long(CgFile* f, Long n);
 void cg_file_put_hex(CgFile* f, ULong n);
 void cg_file_printf(CgFile* f, const HChar* format, ...)
    PRINTF_CHECK(2, 3);
+/* "cmd: <program> <arg>...\n", the arguments as given, unquoted: the
+   line every file of the tool has */
+void cg_file_put_command(CgFile* f);
 
 /* Around a fork, from the module's own fork handlers: suspend before
    it (what is buffered is written, so the child cannot write it

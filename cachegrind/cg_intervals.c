@@ -102,11 +102,8 @@ static void write_header(void)
    cg_file_put_str(out, "version: 1\n");
    cg_file_printf(out, "creator: Cachegrind-ng-%s\n", CG_PACKAGE_VERSION);
    cg_file_printf(out, "pid: %d\n", VG_(getpid)());
-   cg_file_printf(out, "cmd: %s", VG_(args_the_exename));
-   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
-      cg_file_printf(out, " %s",
-                     *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
-   cg_file_printf(out, "\ninterval-size: %llu\nevents:",
+   cg_file_put_command(out);
+   cg_file_printf(out, "interval-size: %llu\nevents:",
                   cg_clo.interval_size);
    for (i = 0; i < n_events; i++)
       cg_file_printf(out, " %s", cg_event_names[events[i]]);

@@ -109,19 +109,6 @@ static void write_desc(CgFile* out, const HChar* name, const CacheGeometry* g)
    }
 }
 
-/* The program and its arguments as given, unquoted. */
-static void write_cmd(CgFile* out)
-{
-   Word i, n = VG_(sizeXA)(VG_(args_for_client));
-
-   cg_file_put_str(out, "cmd: ");
-   cg_file_put_str(out, VG_(args_the_exename));
-   for (i = 0; i < n; i++) {
-      cg_file_put_str(out, " ");
-      cg_file_put_str(out, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
-   }
-   cg_file_put_str(out, "\n");
-}
 
 /* Which counters the file carries. */
 Bool cg_output_event_selected(CgEvent ev)
@@ -304,7 +291,7 @@ static void write_file(const CacheGeometry* I1, const CacheGeometry* D1,
          cg_file_put_str(out, "\n");
       }
    }
-   write_cmd(out);
+   cg_file_put_command(out);
    write_events(out);
    write_body(out, res, counts_of, arg, suffix != NULL);
    cg_file_put_str(out, "summary:");

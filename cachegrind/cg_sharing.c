@@ -142,10 +142,11 @@ static void grow_chunk_table(void)
 
 /* Zeroed (untouched lines), carved from slabs of the address space
    manager's (a chunk is just over a page) */
+static UChar* slab_cursor;       /* the free part of the current slab */
+static UChar* slab_end;
+
 static Chunk* new_chunk(void)
 {
-   static UChar* slab_cursor;
-   static UChar* slab_end;
    const SizeT slab_bytes = 1 << 20;
    SizeT size = (sizeof(Chunk) + 15) & ~(SizeT)15;
    Chunk* c;

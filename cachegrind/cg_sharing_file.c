@@ -56,17 +56,12 @@ static const HChar* const kind_names[DATA_N_KINDS] = {
 
 static void write_header(CgFile* f)
 {
-   Word i, n = VG_(sizeXA)(VG_(args_for_client));
-
    cg_file_put_str(f, "# cachegrind-ng sharing profile: cg_annotate "
                    "--sharing reads it\nversion: 1\ncreator: cachegrind-ng "
                    CG_PACKAGE_VERSION "\n");
-   cg_file_printf(f, "pid: %d\ncmd: %s", VG_(getpid)(),
-                  VG_(args_the_exename));
-   for (i = 0; i < n; i++)
-      cg_file_printf(f, " %s",
-                     *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
-   cg_file_printf(f, "\nline-size: %d\ngranule: %d\nlines-touched: %llu\n"
+   cg_file_printf(f, "pid: %d\n", VG_(getpid)());
+   cg_file_put_command(f);
+   cg_file_printf(f, "line-size: %d\ngranule: %d\nlines-touched: %llu\n"
                   "lines-shared: %llu\n", cg_sharing_line_size(),
                   1 << cg_sharing_granule_bits(), cg_sharing_lines_touched(),
                   cg_sharing_lines_shared());

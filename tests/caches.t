@@ -30,13 +30,10 @@ require_tools();
 simulate_caches();
 
 my $SRC  = abs_path(File::Spec->catfile(tests_dir(), 'progs-sharing', 'sharing.c'));
-my $BIN  = File::Spec->catdir(build_root(), 'progs-sharing');
-my $CC   = defined $ENV{CC} && $ENV{CC} ne '' ? $ENV{CC} : 'gcc';
 my $SELF = abs_path(__FILE__);
 
 my $progs = eval { build_progs() };
-my $sharing = eval { build_one(File::Spec->catfile($BIN, 'sharing-O2'), [$SRC, $SELF], $CC,
-                               '-g', '-O2', '-Wall', '-pthread', $SRC) };
+my $sharing = $progs && eval { sharing_fixture('O2', $SELF) };
 if (!$progs || !$sharing) {
     fail('build the fixtures');
     diag($@);
@@ -44,14 +41,7 @@ if (!$progs || !$sharing) {
     exit 1;
 }
 pass('built the fixtures');
-
-my %MARK;
-{
-    open(my $fh, '<', $SRC) or die "cannot read $SRC: $!\n";
-    while (my $l = <$fh>) {
-        $MARK{$1} = $. if $l =~ /MARK: (\w+)/;
-    }
-}
+my %MARK = %{ source_marks($SRC) };
 
 sub main_file {
     my ($res) = @_;

@@ -33,17 +33,10 @@ require_tools();
 simulate_caches();
 
 my $SRC  = abs_path(File::Spec->catfile(tests_dir(), 'progs-sharing', 'sharing.c'));
-my $BIN  = File::Spec->catdir(build_root(), 'progs-sharing');
-my $CC   = defined $ENV{CC} && $ENV{CC} ne '' ? $ENV{CC} : 'gcc';
 my $SELF = abs_path(__FILE__);
 my $ITERATIONS = 20000;
 
-my %bins;
-for my $opt (qw(O0 O2)) {
-    my $out = File::Spec->catfile($BIN, "sharing-$opt");
-    $bins{$opt} = eval { build_one($out, [$SRC, $SELF], $CC, '-g', "-$opt", '-Wall',
-                                   '-pthread', $SRC) };
-}
+my %bins = map { $_ => scalar eval { sharing_fixture($_, $SELF) } } qw(O0 O2);
 if (grep { !defined } values %bins) {
     fail('build tests/progs-sharing/sharing.c');
     diag($@);
@@ -51,14 +44,7 @@ if (grep { !defined } values %bins) {
     exit 1;
 }
 pass('built tests/progs-sharing/sharing.c at -O0 and -O2');
-
-my $MARK;
-{
-    open(my $fh, '<', $SRC) or die "cannot read $SRC: $!\n";
-    while (my $l = <$fh>) {
-        $MARK = $. if $l =~ /MARK: packed\b/;
-    }
-}
+my $MARK = source_marks($SRC)->{packed};
 
 # The run's main file and its thread files (n => parsed file)
 sub files_of {

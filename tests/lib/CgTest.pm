@@ -60,7 +60,7 @@ our @EXPORT_OK = qw(
     run_parallel run_cases case_label slurp spew which run_captured status_str
     REF_BANNER
     can_compile_m32 can_run_m32 host_lacks_cpu_feature host_cpus
-    have_ref_tool
+    have_ref_tool sharing_fixture source_marks
 );
 our %EXPORT_TAGS = (all => \@EXPORT_OK);
 
@@ -192,6 +192,30 @@ sub require_tools {
 
 # ---------------------------------------------------------------------------
 # Fixture programs
+
+# The threaded fixture tests/progs-sharing/sharing.c, built -g -$opt
+# -pthread (sharing.t, threads.t, caches.t); dies (for an eval) if the
+# build fails.  $dep: the calling test file, a dependency of the build.
+sub sharing_fixture {
+    my ($opt, $dep) = @_;
+    my $src = File::Spec->catfile($TESTS_DIR, 'progs-sharing', 'sharing.c');
+    my $out = File::Spec->catfile(build_root(), 'progs-sharing', "sharing-$opt");
+    my $cc  = defined $ENV{CC} && $ENV{CC} ne '' ? $ENV{CC} : 'gcc';
+    return build_one($out, [$src, $dep], $cc, '-g', "-$opt", '-Wall', '-pthread', $src);
+}
+
+# The "MARK: name" comments of a source file: { name => line number }
+sub source_marks {
+    my ($path) = @_;
+    my %mark;
+    open(my $fh, '<', $path) or die "cannot read $path: $!\n";
+    while (my $l = <$fh>) {
+        $mark{$1} = $. if $l =~ /MARK: (\w+)/;
+    }
+    close $fh;
+    return \%mark;
+}
+
 
 # name => extra link flags. nodebug, hotlib and swaplib are handled
 # specially.
