@@ -44,14 +44,7 @@ my $SELF = abs_path(__FILE__);
 my $ANNOTATE = File::Spec->catfile(top_dir(), 'cg_annotate');
 my $ITERATIONS = 20000;
 
-my %bins = map { $_ => scalar eval { sharing_fixture($_, $SELF) } } qw(O0 O2);
-if (grep { !defined } values %bins) {
-    fail('build tests/progs-sharing/sharing.c');
-    diag($@);
-    done_testing();
-    exit 1;
-}
-pass('built tests/progs-sharing/sharing.c at -O0 and -O2');
+my %bins = %{ sharing_fixtures_or_exit($SELF) };
 my %MARK = %{ source_marks($SRC) };
 
 my $TMP = tempdir('cgsharing-XXXXXXXX', TMPDIR => 1, CLEANUP => !$ENV{CG_KEEP_TMP});

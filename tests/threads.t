@@ -36,14 +36,7 @@ my $SRC  = abs_path(File::Spec->catfile(tests_dir(), 'progs-sharing', 'sharing.c
 my $SELF = abs_path(__FILE__);
 my $ITERATIONS = 20000;
 
-my %bins = map { $_ => scalar eval { sharing_fixture($_, $SELF) } } qw(O0 O2);
-if (grep { !defined } values %bins) {
-    fail('build tests/progs-sharing/sharing.c');
-    diag($@);
-    done_testing();
-    exit 1;
-}
-pass('built tests/progs-sharing/sharing.c at -O0 and -O2');
+my %bins = %{ sharing_fixtures_or_exit($SELF) };
 my $MARK = source_marks($SRC)->{packed};
 
 # The run's main file and its thread files (n => parsed file)

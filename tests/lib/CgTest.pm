@@ -60,7 +60,7 @@ our @EXPORT_OK = qw(
     run_parallel run_cases case_label slurp spew which run_captured status_str
     REF_BANNER
     can_compile_m32 can_run_m32 host_lacks_cpu_feature host_cpus
-    have_ref_tool sharing_fixture source_marks
+    have_ref_tool sharing_fixture sharing_fixtures_or_exit source_marks
 );
 our %EXPORT_TAGS = (all => \@EXPORT_OK);
 
@@ -202,6 +202,21 @@ sub sharing_fixture {
     my $out = File::Spec->catfile(build_root(), 'progs-sharing', "sharing-$opt");
     my $cc  = defined $ENV{CC} && $ENV{CC} ne '' ? $ENV{CC} : 'gcc';
     return build_one($out, [$src, $dep], $cc, '-g', "-$opt", '-Wall', '-pthread', $src);
+}
+
+# The sharing fixture at -O0 and -O2: { O0 => path, O2 => path }, after
+# a passing test; or a failing test, and the end of the test file.
+sub sharing_fixtures_or_exit {
+    my ($dep) = @_;
+    my %bins = map { $_ => scalar eval { sharing_fixture($_, $dep) } } qw(O0 O2);
+    if (grep { !defined } values %bins) {
+        Test::More::fail('build tests/progs-sharing/sharing.c');
+        Test::More::diag($@);
+        Test::More::done_testing();
+        exit 1;
+    }
+    Test::More::pass('built tests/progs-sharing/sharing.c at -O0 and -O2');
+    return \%bins;
 }
 
 # The "MARK: name" comments of a source file: { name => line number }
