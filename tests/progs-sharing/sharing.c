@@ -10,7 +10,11 @@
  *   table   threads only read tables: a constant one and one the main
  *           thread fills before they start (not a problem: no report)
  * The second argument is the number of threads (2 to 4; queue: 2), the
- * third the iterations per thread. */
+ * third the iterations per thread, the fourth (packed and padded; 0 by
+ * default) makes each worker call sched_yield every that many
+ * iterations: under --fair-sched=yes the threads then alternate at those
+ * points, whatever the host's scheduler does, which a test of Valgrind's
+ * schedule (--caches=per-thread) needs. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,12 +42,22 @@ static long filled_table[64];
 static long table_sums[MAX_THREADS][8] __attribute__((aligned(64)));
 
 static long iterations;
+static long yield_every;
+
+static void maybe_yield(long i)
+{
+    if (yield_every != 0 && i % yield_every == yield_every - 1)
+        sched_yield();
+}
 
 static void* run_packed(void* arg)
 {
     long me = (long)arg;
     for (long i = 0; i < iterations; i++)
+    {
         counters_packed[me]++;  /* MARK: packed */
+        maybe_yield(i);
+    }
     return NULL;
 }
 
@@ -51,7 +65,10 @@ static void* run_padded(void* arg)
 {
     long me = (long)arg;
     for (long i = 0; i < iterations; i++)
+    {
         counters_padded[me].value++;  /* MARK: padded */
+        maybe_yield(i);
+    }
     return NULL;
 }
 
@@ -128,6 +145,7 @@ int main(int argc, char** argv)
     long total = 0;
 
     iterations = argc > 3 ? atol(argv[3]) : 100000;
+    yield_every = argc > 4 ? atol(argv[4]) : 0;
     if (n < 2 || n > MAX_THREADS) {
         fprintf(stderr, "sharing: 2 to %d threads\n", MAX_THREADS);
         return 2;
