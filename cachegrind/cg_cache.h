@@ -233,6 +233,12 @@ Bool cg_cache_block_invalidate(CacheLevel* level, UWord block);
    misses D1 (matrix_walk under --cpu=generic). */
 Int cg_cache_find_way(const CacheLevel* level, const UWord* set, UWord key,
                       UWord ignored);
+/* The same search for a whole tag `key`, also giving the first way
+   whose tag is `empty` (-1: none; not looked for when `key` is found
+   without vectors): a policy's miss needs both, and one pass over the
+   set (one load of each vector) is what a look-up that misses costs */
+Int cg_cache_find_way_or_empty(const CacheLevel* level, const UWord* set,
+                               UWord key, UWord empty, Int* empty_way);
 void cg_cache_level_allow_vector_search(CacheLevel* level);
 
 #if defined(VGA_amd64)
@@ -256,6 +262,31 @@ typedef ULong CgTagVector
    __attribute__((vector_size(32), aligned(8), may_alias));
 typedef Long  CgTagMask   __attribute__((vector_size(32)));
 typedef double CgTagMaskF __attribute__((vector_size(32)));
+
+/* The ways of a set of `vectors` vectors holding `key` and `empty`
+   (tags compared whole), as bit masks, from one load of each vector:
+   a policy's miss needs both (cg_policy.c) */
+static inline __attribute__((always_inline)) CG_AVX2
+UWord cg_cache_ways_of_two(const UWord* set, Int vectors, UWord key,
+                           UWord empty, UWord* empty_ways)
+{
+   const CgTagVector* v = (const CgTagVector*)set;
+   CgTagVector wanted = (CgTagVector){ 0, 0, 0, 0 } + key;
+   CgTagVector free_tag = (CgTagVector){ 0, 0, 0, 0 } + empty;
+   UWord found = 0, free_ways = 0;
+   Int k;
+
+#pragma GCC unroll 4
+   for (k = 0; k < vectors; k++) {
+      CgTagVector tags = v[k];
+      found |= (UWord)__builtin_ia32_movmskpd256(
+                  (CgTagMaskF)(tags == wanted)) << (4 * k);
+      free_ways |= (UWord)__builtin_ia32_movmskpd256(
+                      (CgTagMaskF)(tags == free_tag)) << (4 * k);
+   }
+   *empty_ways = free_ways;
+   return found;
+}
 
 static inline __attribute__((always_inline)) CG_AVX2
 Bool cg_cache_vector_block_missed(CacheLevel* level, UWord block,

@@ -122,7 +122,7 @@ static void write_back_from(Level* l, UWord block);
 
 /* A look-up; `write` makes the line dirty.  A dirty line it evicts is
    written back at once (CG_LOOKUP_VICTIM_DIRTY says so). */
-static UInt block_lookup(Level* l, UWord block, CgLookupKind kind,
+static inline __attribute__((always_inline)) UInt block_lookup(Level* l, UWord block, CgLookupKind kind,
                          Bool write, UWord* victim)
 {
    CacheLevel* c = l->cache;
@@ -182,7 +182,7 @@ static Bool block_remove(Level* l, UWord block)
 
 /* The blocks of [addr, addr + size) in `l`'s lines: one, or two for a
    straddle (sizes are 8-bit, as in cg_cache_ref_missed). */
-static Int blocks_of(const Level* l, Addr addr, UWord size, UWord blocks[2])
+static inline __attribute__((always_inline)) Int blocks_of(const Level* l, Addr addr, UWord size, UWord blocks[2])
 {
    Int bits = l->cache->line_bits;
 
@@ -199,7 +199,7 @@ static Int blocks_of(const Level* l, Addr addr, UWord size, UWord blocks[2])
    missed.  Victims go to `victims` (at most two), and what the level's
    prefetcher needs to `step`; a hit on a marked line counts as a useful
    prefetch. */
-static Bool demand(Int i, CostCentre* cc, UWord counted, Addr addr,
+static inline __attribute__((always_inline)) Bool demand(Int i, CostCentre* cc, UWord counted, Addr addr,
                    UWord size, Bool write, UWord first, UWord victims[2],
                    Int* n_victims, Step* step)
 {
@@ -304,7 +304,7 @@ static Bool ll_exclusive(Addr addr, UWord size, const UWord* victims,
 /*--- Prefetches                                           ---*/
 /*------------------------------------------------------------*/
 
-static void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
+static inline __attribute__((always_inline)) void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
 {
    Level* l = &levels[i];
    Addr addr = block << l->cache->line_bits;
@@ -329,7 +329,7 @@ static void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
    }
 }
 
-static void run_prefetchers(const Step* steps, Int n_steps, Addr addr,
+static inline __attribute__((always_inline)) void run_prefetchers(const Step* steps, Int n_steps, Addr addr,
                             Addr pc, CostCentre* cc, UWord counted)
 {
    Int s;
