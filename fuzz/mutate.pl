@@ -77,6 +77,11 @@ my %PROGRAMS = (
             ['-IGOLDEN', 'SEED', '@@'],
             ['-IGOLDEN', '--diff', 'SEED', '@@'],
             ['--mod-filename=s/[a-z]+/x/', '--mod-funcname=s/^/f/', '@@'],
+            ['--json', '@@'],
+            ['--json', '--cycles', '--diff', 'SEED', '@@'],
+            ['--cycles', '--sort=Cycles', '--auto=no', '@@'],
+            ['--diff', 'SEED', '@@', '--fail-if=Ir>+1%', '--fail-if-fn=Ir>+5%',
+             '--fail-if-min=0', '--auto=no'],
         ],
     },
     cg_diff => {
@@ -555,7 +560,8 @@ sub judge {
         return ('stray', $l) unless $l =~ /^\Q$prog\E: /;
     }
     my @errors = grep { !/^\Q$prog\E: (?:.*: )?warning: / } @lines;
-    if ($r->{status} == 0) {
+    # cg_annotate's --fail-if exits 3 when a condition holds: a success
+    if ($r->{status} == 0 || ($r->{status} == 3 && $prog eq 'cg_annotate')) {
         @errors = grep { !/^cg_merge: (?:parsing|merging|writing) / } @errors
             if $prog eq 'cg_merge';
         return ('quiet-ok', $errors[0]) if @errors;
