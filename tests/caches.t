@@ -7,7 +7,7 @@
 #     the output equals the system Cachegrind's, byte for byte (no D1cm
 #     column: the program made no thread);
 #   - per-thread on tests/progs-sharing/sharing.c, under --fair-sched=yes
-#     with the workers yielding every 1,000 iterations so that the
+#     with the workers taking turns of 1,000 iterations so that the
 #     threads alternate at known points: two threads incrementing neighbouring
 #     counters take coherence misses (D1cm) on the increment's line, the
 #     same with padded counters take none there; a producer/consumer
@@ -84,12 +84,13 @@ for my $name (qw(matrix_walk-O2 pointer_chase-O0 straddle_loop-O2 strings-O2 rec
 
 # per-thread with threads
 {
-    # Each worker yields every $every iterations, and --fair-sched=yes
-    # hands the CPU to the other one there: the threads alternate about
-    # 2 * $iters / $every times whatever the host's load (with slices
-    # alone they alternated a handful of times, and on a loaded host
-    # sometimes not at all). Every switch-in after the other thread's
-    # write of the packed line is one coherence miss on the increment.
+    # The workers take turns of $every iterations (the fixture's fourth
+    # argument: one waits, yielding, for the other to pass the turn), so
+    # that they alternate about 2 * $iters / $every times whatever the
+    # host's load: with time slices alone, and with bare yields, a loaded
+    # host sometimes ran one worker to its end first (no coherence miss).
+    # Every turn after the other worker's writes of the packed line starts
+    # with one coherence miss on the increment.
     my @fair = ('--fair-sched=yes');
     my ($iters, $every) = (100000, 1000);
     my $switches = 2 * $iters / $every;
@@ -114,7 +115,7 @@ for my $name (qw(matrix_walk-O2 pointer_chase-O0 straddle_loop-O2 strings-O2 rec
     }
     cmp_ok($run{packed}{D1cm} // 0, '>=', $switches / 2,
            "packed: coherence misses on the increment (sharing.c:$MARK{packed}), "
-           . "at least one per two of the $switches yields");
+           . "at least one per two of the $switches turns");
     is($run{padded}{D1cm} // -1, 0, "padded: none on its increment (sharing.c:$MARK{padded})");
 
     my $q = main_file(run_ours(['--caches=per-thread'], [$sharing, 'queue', 2, 20000]));

@@ -11,10 +11,12 @@
  *           thread fills before they start (not a problem: no report)
  * The second argument is the number of threads (2 to 4; queue: 2), the
  * third the iterations per thread, the fourth (packed and padded; 0 by
- * default) makes each worker call sched_yield every that many
- * iterations: under --fair-sched=yes the threads then alternate at those
- * points, whatever the host's scheduler does, which a test of Valgrind's
- * schedule (--caches=per-thread) needs. */
+ * default) makes the workers take turns, that many iterations each, in
+ * order (one waits, yielding, until the one before it passes the turn):
+ * the threads then alternate exactly there, whatever Valgrind's and the
+ * host's schedulers do, which a test of Valgrind's schedule
+ * (--caches=per-thread) needs (calling sched_yield alone was not enough:
+ * on a loaded host one thread could run all its iterations first). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,12 +44,26 @@ static long filled_table[64];
 static long table_sums[MAX_THREADS][8] __attribute__((aligned(64)));
 
 static long iterations;
-static long yield_every;
+static long turn_every;         /* 0: no turns */
+static long n_workers;
+static volatile long turn __attribute__((aligned(64)));
 
-static void maybe_yield(long i)
+/* Before iteration i: wait for this worker's turn if one starts here */
+static void wait_turn(long me, long i)
 {
-    if (yield_every != 0 && i % yield_every == yield_every - 1)
+    if (turn_every == 0 || i % turn_every != 0)
+        return;
+    while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != me)
         sched_yield();
+}
+
+/* After iteration i: pass the turn on if this worker's ends here */
+static void pass_turn(long me, long i)
+{
+    if (turn_every == 0
+        || (i % turn_every != turn_every - 1 && i != iterations - 1))
+        return;
+    __atomic_store_n(&turn, (me + 1) % n_workers, __ATOMIC_RELEASE);
 }
 
 static void* run_packed(void* arg)
@@ -55,8 +71,9 @@ static void* run_packed(void* arg)
     long me = (long)arg;
     for (long i = 0; i < iterations; i++)
     {
+        wait_turn(me, i);
         counters_packed[me]++;  /* MARK: packed */
-        maybe_yield(i);
+        pass_turn(me, i);
     }
     return NULL;
 }
@@ -66,8 +83,9 @@ static void* run_padded(void* arg)
     long me = (long)arg;
     for (long i = 0; i < iterations; i++)
     {
+        wait_turn(me, i);
         counters_padded[me].value++;  /* MARK: padded */
-        maybe_yield(i);
+        pass_turn(me, i);
     }
     return NULL;
 }
@@ -145,7 +163,7 @@ int main(int argc, char** argv)
     long total = 0;
 
     iterations = argc > 3 ? atol(argv[3]) : 100000;
-    yield_every = argc > 4 ? atol(argv[4]) : 0;
+    turn_every = argc > 4 ? atol(argv[4]) : 0;
     if (n < 2 || n > MAX_THREADS) {
         fprintf(stderr, "sharing: 2 to %d threads\n", MAX_THREADS);
         return 2;
@@ -172,6 +190,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "sharing: unknown mode %s\n", mode);
         return 2;
     }
+    n_workers = n;
     for (long t = 0; t < n; t++) {
         void* (*fn)(void*) = body != NULL ? body
                              : t == 0 ? run_producer : run_consumer;
