@@ -3,8 +3,8 @@
 #
 # Generates a synthetic but well-formed cachegrind.out (9 events, a few
 # thousand fl=/fn= blocks, a correct summary line) plus source files for
-# some of its files, then runs our cg_annotate (the report, --json and
-# --cycles) and, if present, the
+# some of its files, then runs our cg_annotate (the report, --json,
+# --cycles and --html) and, if present, the
 # system's (Valgrind 3.19) under /usr/bin/time -v and prints the elapsed
 # seconds and peak resident set size of each, and whether their outputs
 # are identical.
@@ -118,6 +118,8 @@ run ours "$ours"
 grep -c 'annotated source:' out.ours | sed 's/^/annotated files: /' || :
 run json "$ours" --json
 run cycles "$ours" --cycles
+run html "$ours" --html=report.html
+printf 'html: %s KB page\n' "$(($(wc -c < report.html) / 1024))"
 printf 'json: %s lines written, %s MB\n' "$(grep -c '^      {"line": ' out.json)" "$(($(wc -c < out.json) / 1048576))"
 if [ -x /usr/bin/cg_annotate ]; then
     run system /usr/bin/cg_annotate

@@ -14,6 +14,11 @@ check python3 python3
 check bzip2 bzip2
 check xz xz-utils
 check sqlite3 sqlite3
+# tests/html.t: cg_annotate --html in a real browser (playwright-core
+# comes from npm when the test runs)
+check chromium chromium
+check node nodejs
+check npm npm
 if [ -n "$CG_VALGRIND" ]; then
   # A Valgrind installed under a prefix of the user's: nothing to install.
   if [ ! -x "$CG_VALGRIND/bin/valgrind" ]; then

@@ -1,0 +1,136 @@
+#!/usr/bin/perl
+# html.t -- cg_annotate --html: the self-contained report, in a real
+# browser.
+#
+#   - ours profiles the bundled demo (samples/sample.c, -g -O0) and
+#     cg_annotate --cycles --html writes one page (under a temporary name,
+#     renamed): no link, script, style sheet, font or image from outside;
+#     an unwritable path is one line and exit 2, leaving no file;
+#   - Debian's Chromium, driven by playwright-core (npm) through
+#     tests/html/check.js, offline: the page loads with no console or page
+#     error and asks for nothing but itself; the function table has a row
+#     per function of the profile, sorted by Ir, and each header click
+#     sorts by its column; the filter box keeps the matching rows; the
+#     source view's counts equal the profile's for every counted line of
+#     sample.c; lines are heat-coloured.
+#   Skipped, saying why, where Chromium, node or playwright-core cannot be
+#   had.  CG_HTML_SHOT=path.png also saves screenshots (docs/ has them).
+use strict;
+use warnings;
+
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Test::More;
+use File::Spec;
+use File::Path qw(make_path);
+use File::Temp qw(tempdir);
+use Cwd qw(abs_path);
+use JSON::PP;
+use CgTest qw(:all);
+
+require_tools();
+simulate_caches();
+
+my $ANN    = File::Spec->catfile(top_dir(), 'cg_annotate');
+my $SAMPLE = File::Spec->catfile(top_dir(), 'samples', 'sample.c');
+my $tmp    = abs_path(tempdir('cghtml-XXXXXXXX', TMPDIR => 1, CLEANUP => 1));
+my $BIN    = File::Spec->catfile(build_root(), 'samples', 'sample-O0');
+
+make_path(File::Spec->catdir(build_root(), 'samples'));
+build_one($BIN, [$SAMPLE], 'gcc', '-g', '-O0', '-o', $BIN, $SAMPLE);
+ok(-x $BIN, 'built the demo program');
+
+my $res = run_ours([], [$BIN]);
+my ($out) = grep { $_->{name} =~ /^cg\.out\.\d+\z/ } @{ $res->{files} };
+ok($out, 'ours profiled it') or BAIL_OUT('no profile');
+my $profile = "$tmp/sample.out";
+spew($profile, $out->{content});
+
+# The profile as the page must show it: each function (file current at
+# its fn= line) and each (file, line)'s counts
+my (%functions, %lines, @events);
+{
+    my ($file, $fn) = ('', undef);
+    for my $l (split /\n/, $out->{content}) {
+        if    ($l =~ /^events:\s+(.*)/) { @events = split ' ', $1 }
+        elsif ($l =~ /^fl=(.*)/)        { $file = $1 }
+        elsif ($l =~ /^fn=(.*)/)        { $fn = $1; $functions{"$file:$fn"} = 1 }
+        elsif ($l =~ /^(\d+) (.*)/) {
+            my @c = split ' ', $2;
+            $lines{$file}{$1}[$_] += $c[$_] for 0 .. $#c;
+        }
+    }
+}
+
+my $page = "$tmp/report.html";
+my $r = run_captured({ dir => $tmp }, $ANN, '--cycles', '--html=' . $page, $profile);
+is($r->{status}, 0, 'cg_annotate --cycles --html: exit 0') or diag($r->{err});
+ok(-s $page, 'the page was written');
+opendir(my $dh, $tmp);
+is_deeply([grep { /\.tmp/ } readdir $dh], [], 'no temporary file left');
+my $html = slurp($page);
+unlike($html, qr{(?:https?:|//[a-z])}i, 'no address of anything outside the page');
+unlike($html, qr{<(?:link|img|iframe)\b|<script[^>]*\bsrc=|\@import|url\(}i,
+       'no external script, style sheet, font or image');
+
+$r = run_captured({ dir => $tmp }, $ANN, '--html=/nonexistent-dir/x.html', $profile);
+ok($r->{status} == 2 && $r->{err} =~ m{^cg_annotate: /nonexistent-dir/x.html: cannot write} && ($r->{err} =~ tr/\n//) == 1,
+   'an unwritable page: one line, exit 2') or diag($r->{err});
+$r = run_captured({ dir => $tmp }, $ANN, '--html=x.html', '--json', $profile);
+isnt($r->{status}, 0, '--html with --json: refused');
+
+# --- In a browser --------------------------------------------------------
+SKIP: {
+    my $chromium = (grep { -x $_ } '/usr/bin/chromium', '/usr/bin/chromium-browser')[0];
+    skip('no Chromium (apt-get install chromium)', 11) unless $chromium;
+    skip('no node and npm (apt-get install nodejs npm)', 11) unless which('node') && which('npm');
+    my $modules = File::Spec->catdir(build_root(), 'node');
+    if (!-d File::Spec->catdir($modules, 'node_modules', 'playwright-core')) {
+        make_path($modules);
+        my $i = run_captured({ dir => $modules }, 'npm', 'install', '--no-audit', '--no-fund',
+                             '--prefix', $modules, 'playwright-core@1');
+        skip("playwright-core could not be installed from npm: " . (split /\n/, $i->{err})[-1], 11)
+            unless -d File::Spec->catdir($modules, 'node_modules', 'playwright-core');
+    }
+    local $ENV{NODE_PATH} = File::Spec->catdir($modules, 'node_modules');
+    my $shot = $ENV{CG_HTML_SHOT} ? abs_path('.') . "/$ENV{CG_HTML_SHOT}" : '-';
+    $shot = $ENV{CG_HTML_SHOT} if $ENV{CG_HTML_SHOT} && $ENV{CG_HTML_SHOT} =~ m{^/};
+    my $b = run_captured({ dir => $tmp }, 'node', File::Spec->catfile(tests_dir(), 'html', 'check.js'),
+                         $page, $chromium, $shot, 'sum_by');
+    my $seen = eval { decode_json($b->{out}) };
+    ok($seen, 'the browser loaded the page') or do { diag($b->{err}); skip('no browser result', 10) };
+    is_deeply($seen->{errors}, [], 'no console or page error');
+    is_deeply($seen->{requests}, [], 'nothing asked of the network');
+    my @names = map { $_->[0] } @{ $seen->{rows} };
+    is(scalar @names, scalar keys %functions, 'the function table: a row per function of the profile');
+    is_deeply([sort @names], [sort keys %functions], 'the same functions');
+    my @ir = map { $_->[1] } @{ $seen->{rows} };
+    ok(!grep({ $ir[$_] > $ir[ $_ - 1 ] } 1 .. $#ir), 'first drawn by Ir, largest first');
+    # A click sorts by the column, largest first; on the column already
+    # sorted so, smallest first (the header says which)
+    my @unsorted = grep {
+        my ($c, $asc) = ($seen->{sortedBy}{$_}{column}, $seen->{sortedBy}{$_}{order} =~ /asc/);
+        $seen->{sortedBy}{$_}{order} !~ /sorted/
+            || grep { $asc ? $c->[$_] < $c->[ $_ - 1 ] : $c->[$_] > $c->[ $_ - 1 ] } 1 .. $#$c
+    } keys %{ $seen->{sortedBy} };
+    is(scalar keys %{ $seen->{sortedBy} }, @events + 1, 'every event column and Cycles clicked');
+    is_deeply(\@unsorted, [], 'each click sorts by its column (Ir, sorted at first, turns ascending)');
+    like($seen->{sortedBy}{Ir}{order}, qr/asc/, 'a click on the sorted column reverses it');
+    my @kept = @{ $seen->{filtered} // [] };
+    ok(@kept == 2 && !grep({ !/sum_by_/ } @kept), 'typing "sum_by" keeps the two sum_by_ functions')
+        or diag("kept: @kept");
+    my ($src_file) = grep { /sample\.c\z/ } keys %{ $seen->{sources} };
+    my ($prof_file) = grep { /sample\.c\z/ } keys %lines;
+    my @bad;
+    for my $ln (sort { $a <=> $b } keys %{ $lines{$prof_file} // {} }) {
+        my $want = join ' ', map { $_ // 0 } @{ $lines{$prof_file}{$ln} }[0 .. $#events];
+        my $got = $seen->{sources}{$src_file}{$ln};
+        push @bad, $ln unless $got && join(' ', @$got[0 .. $#events]) eq $want;
+    }
+    ok($src_file && keys %{ $lines{$prof_file} } > 5 && !@bad,
+       'the source view: every counted line of sample.c as in the profile')
+        or diag("lines differing: @bad");
+    ok($seen->{heatCells} > 5, "heat-coloured lines ($seen->{heatCells})");
+}
+
+done_testing();

@@ -1,0 +1,81 @@
+// check.js -- loads a cg_annotate --html page in headless Chromium and
+// reports what a user would see, as one JSON object on stdout:
+//   { errors: [console errors and page errors], requests: [any request
+//     that is not to the file itself], rows: [[name, counts...]] of the
+//     function table as first drawn, sortedBy: {event: [column after a
+//     click on its header]}, filtered: rows left after typing FILTER,
+//     sources: {file: {line: [counts]}} of the source view, heatCells: n }
+// Usage: node check.js PAGE CHROMIUM [SCREENSHOT.png|-] [FILTER]
+// (SCREENSHOT: the page as loaded, and SCREENSHOT-source.png scrolled to
+// the first annotated source)
+// Network is refused (the page must work offline).
+"use strict";
+const { chromium } = require("playwright-core");
+
+(async () => {
+  const [page_path, executable, shot_arg, filter] = process.argv.slice(2);
+  const shot = shot_arg && shot_arg !== "-" ? shot_arg : undefined;
+  const browser = await chromium.launch({ executablePath: executable,
+                                          args: ["--no-sandbox"] });
+  const context = await browser.newContext({ offline: true,
+                                             viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const out = { errors: [], requests: [] };
+  const url = "file://" + page_path;
+  page.on("console", (m) => { if (m.type() === "error") out.errors.push(m.text()); });
+  page.on("pageerror", (e) => out.errors.push(String(e)));
+  await context.route("**/*", (route) => {
+    if (route.request().url() !== url) {
+      out.requests.push(route.request().url());
+      return route.abort();
+    }
+    return route.continue();
+  });
+  await page.goto(url);
+  if (shot) {
+    await page.screenshot({ path: shot });
+    await page.evaluate(() => {
+      const h = document.getElementById("src-0");
+      if (h) h.scrollIntoView();
+    });
+    await page.screenshot({ path: shot.replace(/\.png$/, "-source.png") });
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
+  const rows = () => page.$$eval("#fn-table tbody tr", (trs) =>
+    trs.map((tr) => [tr.lastChild.textContent].concat(
+      Array.from(tr.children).slice(0, -1).map((td) => Number(td.textContent.replace(/,/g, ""))))));
+  out.rows = await rows();
+  out.events = await page.$$eval("#fn-table thead th", (ths) => ths.map((t) => t.textContent));
+  out.sortedBy = {};
+  for (const ev of out.events.slice(0, -1)) {
+    await page.click(`#fn-table thead th:nth-child(${out.events.indexOf(ev) + 1})`);
+    const col = out.events.indexOf(ev) + 1;
+    const cls = await page.$eval(`#fn-table thead th:nth-child(${col})`, (th) => th.className);
+    out.sortedBy[ev] = { order: cls, column: (await rows()).map((r) => r[col]) };
+  }
+  if (filter) {
+    await page.fill("#filter", filter);
+    out.filtered = (await rows()).map((r) => r[0]);
+    await page.fill("#filter", "");
+  }
+  out.sources = await page.$$eval("#src table.src", (tables) => {
+    const r = {};
+    for (const t of tables) {
+      const file = t.previousElementSibling.tagName === "H3" ? t.previousElementSibling.textContent
+        : t.previousElementSibling.previousElementSibling.textContent;
+      const lines = {};
+      for (const tr of Array.from(t.rows).slice(1)) {
+        const tds = Array.from(tr.children);
+        const counts = tds.slice(0, -2).map((td) => td.textContent);
+        if (counts[0] !== ".") lines[tds[tds.length - 2].textContent] =
+          counts.map((c) => Number(c.replace(/,/g, "")));
+      }
+      r[file] = lines;
+    }
+    return r;
+  });
+  out.heatCells = await page.$$eval("#src table.src tr", (trs) =>
+    trs.filter((tr) => /^h\d$/.test(tr.className)).length);
+  console.log(JSON.stringify(out));
+  await browser.close();
+})().catch((e) => { console.error(String(e)); process.exit(1); });
