@@ -12,7 +12,9 @@
 #     per function of the profile, sorted by Ir, and each header click
 #     sorts by its column; the filter box keeps the matching rows; the
 #     source view's counts equal the profile's for every counted line of
-#     sample.c; lines are heat-coloured.
+#     sample.c; lines are heat-coloured; with --data=FILE (ours,
+#     --data-profile=yes on tests/progs-data/list.c) the data table has a
+#     row per object, the costliest (by D1mr, D1mw, Dr, Dw) first.
 #   Skipped, saying why, where Chromium, node or playwright-core cannot be
 #   had.  CG_HTML_SHOT=path.png also saves screenshots (docs/ has them).
 use strict;
@@ -131,6 +133,42 @@ SKIP: {
        'the source view: every counted line of sample.c as in the profile')
         or diag("lines differing: @bad");
     ok($seen->{heatCells} > 5, "heat-coloured lines ($seen->{heatCells})");
+}
+
+# --- With the data profile (--data=FILE) -----------------------------------
+SKIP: {
+    my $chromium = (grep { -x $_ } '/usr/bin/chromium', '/usr/bin/chromium-browser')[0];
+    my $modules = File::Spec->catdir(build_root(), 'node', 'node_modules');
+    skip('no browser (see above)', 4) unless $chromium && which('node') && -d "$modules/playwright-core";
+    my $src = File::Spec->catfile(tests_dir(), 'progs-data', 'list.c');
+    my $bin = File::Spec->catfile(build_root(), 'progs-data', 'list-O0');
+    make_path(File::Spec->catdir(build_root(), 'progs-data'));
+    build_one($bin, [$src], 'gcc', '-g', '-O0', '-o', $bin, $src);
+    my $run = run_ours(['--data-profile=yes', "--data-out-file=$tmp/list.data",
+                        "--cachegrind-out-file=$tmp/list.out"], [$bin]);
+    ok(-s "$tmp/list.data" && -s "$tmp/list.out", 'ours profiled the list fixture with --data-profile=yes');
+    my $r2 = run_captured({ dir => $tmp }, $ANN, "--html=$tmp/list.html", "--data=$tmp/list.data",
+                          "$tmp/list.out");
+    is($r2->{status}, 0, '--html with --data=FILE: exit 0') or diag($r2->{err});
+    # The data file's objects by D1mr, D1mw, Dr, Dw (cg_annotate --data's order)
+    my (@events, @objects, $o);
+    for (split /\n/, slurp("$tmp/list.data")) {
+        @events = split ' ', $1 if /^events: (.*)/;
+        my ($k, @f) = split /\t/;
+        if ($k eq 'object') { $o = { kind => $f[0], name => $f[1] }; push @objects, $o }
+        elsif ($k eq 'counts') { $o->{counts} = [split / /, $f[0]] }
+    }
+    my %i; @i{@events} = 0 .. $#events;
+    my @key = map { $i{$_} } qw(D1mr D1mw Dr Dw);
+    @objects = sort { my $c = 0; for my $k (@key) { $c ||= $b->{counts}[$k] <=> $a->{counts}[$k] } $c } @objects;
+    local $ENV{NODE_PATH} = $modules;
+    my $b = run_captured({ dir => $tmp }, 'node', File::Spec->catfile(tests_dir(), 'html', 'check.js'),
+                         "$tmp/list.html", $chromium, '-');
+    my $seen = eval { decode_json($b->{out}) } // {};
+    is(scalar @{ $seen->{data} // [] }, scalar @objects, 'the data table: a row per object of the data profile');
+    is_deeply($seen->{data}[0], [$objects[0]{kind}, $objects[0]{name}, map { 0 + $_ } @{ $objects[0]{counts} }],
+              "its first row is the data profile's costliest object, with its counts")
+        or diag(explain($seen->{data}[0]));
 }
 
 done_testing();

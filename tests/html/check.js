@@ -74,6 +74,11 @@ const { chromium } = require("playwright-core");
     }
     return r;
   });
+  out.data = await page.$$eval("#data-table tr", (trs) => trs.slice(1).map((tr) => {
+    const tds = Array.from(tr.children);
+    return [tds[tds.length - 3].textContent, tds[tds.length - 2].textContent]
+      .concat(tds.slice(0, -3).map((td) => Number(td.textContent.replace(/,/g, ""))));
+  }));
   out.heatCells = await page.$$eval("#src table.src tr", (trs) =>
     trs.filter((tr) => /^h\d$/.test(tr.className)).length);
   console.log(JSON.stringify(out));
