@@ -97,10 +97,10 @@ SKIP: {
     local $ENV{NODE_PATH} = File::Spec->catdir($modules, 'node_modules');
     my $shot = $ENV{CG_HTML_SHOT} ? abs_path('.') . "/$ENV{CG_HTML_SHOT}" : '-';
     $shot = $ENV{CG_HTML_SHOT} if $ENV{CG_HTML_SHOT} && $ENV{CG_HTML_SHOT} =~ m{^/};
-    my $b = run_captured({ dir => $tmp }, 'node', File::Spec->catfile(tests_dir(), 'html', 'check.js'),
+    my $browser = run_captured({ dir => $tmp }, 'node', File::Spec->catfile(tests_dir(), 'html', 'check.js'),
                          $page, $chromium, $shot, 'sum_by');
-    my $seen = eval { decode_json($b->{out}) };
-    ok($seen, 'the browser loaded the page') or do { diag($b->{err}); skip('no browser result', 10) };
+    my $seen = eval { decode_json($browser->{out}) };
+    ok($seen, 'the browser loaded the page') or do { diag($browser->{err}); skip('no browser result', 10) };
     is_deeply($seen->{errors}, [], 'no console or page error');
     is_deeply($seen->{requests}, [], 'nothing asked of the network');
     my @names = map { $_->[0] } @{ $seen->{rows} };
@@ -162,9 +162,9 @@ SKIP: {
     my @key = map { $i{$_} } qw(D1mr D1mw Dr Dw);
     @objects = sort { my $c = 0; for my $k (@key) { $c ||= $b->{counts}[$k] <=> $a->{counts}[$k] } $c } @objects;
     local $ENV{NODE_PATH} = $modules;
-    my $b = run_captured({ dir => $tmp }, 'node', File::Spec->catfile(tests_dir(), 'html', 'check.js'),
+    my $browser = run_captured({ dir => $tmp }, 'node', File::Spec->catfile(tests_dir(), 'html', 'check.js'),
                          "$tmp/list.html", $chromium, '-');
-    my $seen = eval { decode_json($b->{out}) } // {};
+    my $seen = eval { decode_json($browser->{out}) } // {};
     is(scalar @{ $seen->{data} // [] }, scalar @objects, 'the data table: a row per object of the data profile');
     is_deeply($seen->{data}[0], [$objects[0]{kind}, $objects[0]{name}, map { 0 + $_ } @{ $objects[0]{counts} }],
               "its first row is the data profile's costliest object, with its counts")
