@@ -274,17 +274,6 @@ Int find_way_avx2(const UWord* set, Int vectors, UWord key, UWord ignored)
    }
    return found != 0 ? (Int)__builtin_ctzl(found) : -1;
 }
-static CG_AVX2 __attribute__((noinline))
-UWord ways_of_two_avx2(const UWord* set, Int vectors, UWord key, UWord empty,
-                       UWord* empty_ways)
-{
-   switch (vectors) {
-   case 2:  return cg_cache_ways_of_two(set, 2, key, empty, empty_ways);
-   case 3:  return cg_cache_ways_of_two(set, 3, key, empty, empty_ways);
-   default: return cg_cache_ways_of_two(set, 4, key, empty, empty_ways);
-   }
-}
-
 /* cg_cache_block_lookup on a set of 2 to 4 vectors: the search, and
    each vector stored once, its ways shifted down one up to the found
    way (all on a miss) and the new first way's tag put in.  Scalar
@@ -395,15 +384,6 @@ Int cg_cache_find_way_or_empty(const CacheLevel* level, const UWord* set,
 {
    Int way;
 
-#if defined(VGA_amd64)
-   if (level->search_vectors != 0) {
-      UWord free_ways;
-      UWord found = ways_of_two_avx2(set, level->search_vectors, key, empty,
-                                     &free_ways);
-      *empty_way = free_ways != 0 ? (Int)__builtin_ctzl(free_ways) : -1;
-      return found != 0 ? (Int)__builtin_ctzl(found) : -1;
-   }
-#endif
    *empty_way = -1;
    for (way = 0; way < level->assoc; way++) {
       if (set[way] == key)

@@ -233,10 +233,10 @@ Bool cg_cache_block_invalidate(CacheLevel* level, UWord block);
    misses D1 (matrix_walk under --cpu=generic). */
 Int cg_cache_find_way(const CacheLevel* level, const UWord* set, UWord key,
                       UWord ignored);
-/* The same search for a whole tag `key`, also giving the first way
-   whose tag is `empty` (-1: none; not looked for when `key` is found
-   without vectors): a policy's miss needs both, and one pass over the
-   set (one load of each vector) is what a look-up that misses costs */
+/* The scalar search for a whole tag `key`, also giving the first way
+   whose tag is `empty` (-1: none; not looked for once `key` is found):
+   a policy's miss needs both, in one pass.  With vectors, cg_policy.c
+   inlines cg_cache_ways_of_two instead. */
 Int cg_cache_find_way_or_empty(const CacheLevel* level, const UWord* set,
                                UWord key, UWord empty, Int* empty_way);
 void cg_cache_level_allow_vector_search(CacheLevel* level);

@@ -120,10 +120,16 @@ void cg_hierarchy_init(CgInclusion m, CgSimLevel i1, CgSimLevel d1,
 
 static void write_back_from(Level* l, UWord block);
 
+/* block_lookup, blocks_of, demand, prefetch and run_prefetchers are
+   inlined into access_from: as calls within calls they were a quarter
+   of matrix_walk's time under --cpu=generic (2.29 -> 1.60 s with the
+   policies' inlined searches, design.md 2.14). */
+
 /* A look-up; `write` makes the line dirty.  A dirty line it evicts is
    written back at once (CG_LOOKUP_VICTIM_DIRTY says so). */
-static inline __attribute__((always_inline)) UInt block_lookup(Level* l, UWord block, CgLookupKind kind,
-                         Bool write, UWord* victim)
+static inline __attribute__((always_inline))
+UInt block_lookup(Level* l, UWord block, CgLookupKind kind, Bool write,
+                  UWord* victim)
 {
    CacheLevel* c = l->cache;
    UInt outcome = l->policy != NULL
@@ -182,7 +188,8 @@ static Bool block_remove(Level* l, UWord block)
 
 /* The blocks of [addr, addr + size) in `l`'s lines: one, or two for a
    straddle (sizes are 8-bit, as in cg_cache_ref_missed). */
-static inline __attribute__((always_inline)) Int blocks_of(const Level* l, Addr addr, UWord size, UWord blocks[2])
+static inline __attribute__((always_inline))
+Int blocks_of(const Level* l, Addr addr, UWord size, UWord blocks[2])
 {
    Int bits = l->cache->line_bits;
 
@@ -199,9 +206,10 @@ static inline __attribute__((always_inline)) Int blocks_of(const Level* l, Addr 
    missed.  Victims go to `victims` (at most two), and what the level's
    prefetcher needs to `step`; a hit on a marked line counts as a useful
    prefetch. */
-static inline __attribute__((always_inline)) Bool demand(Int i, CostCentre* cc, UWord counted, Addr addr,
-                   UWord size, Bool write, UWord first, UWord victims[2],
-                   Int* n_victims, Step* step)
+static inline __attribute__((always_inline))
+Bool demand(Int i, CostCentre* cc, UWord counted, Addr addr, UWord size,
+            Bool write, UWord first, UWord victims[2], Int* n_victims,
+            Step* step)
 {
    Level* l = &levels[i];
    UWord blocks[2], victim;
@@ -304,7 +312,8 @@ static Bool ll_exclusive(Addr addr, UWord size, const UWord* victims,
 /*--- Prefetches                                           ---*/
 /*------------------------------------------------------------*/
 
-static inline __attribute__((always_inline)) void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
+static inline __attribute__((always_inline))
+void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
 {
    Level* l = &levels[i];
    Addr addr = block << l->cache->line_bits;
@@ -329,8 +338,9 @@ static inline __attribute__((always_inline)) void prefetch(Int i, UWord block, C
    }
 }
 
-static inline __attribute__((always_inline)) void run_prefetchers(const Step* steps, Int n_steps, Addr addr,
-                            Addr pc, CostCentre* cc, UWord counted)
+static inline __attribute__((always_inline))
+void run_prefetchers(const Step* steps, Int n_steps, Addr addr, Addr pc,
+                     CostCentre* cc, UWord counted)
 {
    Int s;
 

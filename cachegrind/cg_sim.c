@@ -470,18 +470,17 @@ LoggedAccess decode_entry(const UWord* entry)
    return a;
 }
 
-/* Simulate logged accesses: every one missed the MRU filter of
-   compiled code, so none is skipped here.  Runs in the simulator
-   thread when there is one: it touches only the caches and the miss
-   counters of cost centres.  No --toggle-collect with the log
-   (cg_main.c): every miss counts. */
 /* Entries were stored non-temporally (cg_log.h): they come from memory,
    not from a cache, and the first load of each was most of the loop's
    own time when every entry takes a long path (matrix_walk under
    --cpu=generic: 84 % of it); this far ahead, they are there in time. */
 #define LOG_PREFETCH_WORDS 64
 
-
+/* Simulate logged accesses: every one missed the MRU filter of
+   compiled code, so none is skipped here.  Runs in the simulator
+   thread when there is one: it touches only the caches and the miss
+   counters of cost centres.  No --toggle-collect with the log
+   (cg_main.c): every miss counts. */
 static void log_entries_scalar(const UWord* p, const UWord* end)
 {
    for (; p < end; p += 2) {
