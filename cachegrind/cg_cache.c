@@ -230,13 +230,6 @@ void cg_cache_level_start_empty(CacheLevel* level)
       level->tags[i] = CG_NO_BLOCK;
 }
 
-#define MARKS (CG_PREFETCH_MARK | CG_DIRTY_MARK)
-
-/* A way's tag without its marks */
-static inline UWord unmarked(UWord tag)
-{
-   return tag == CG_NO_BLOCK ? CG_NO_BLOCK : tag & ~MARKS;
-}
 
 /*------------------------------------------------------------*/
 /*--- The search of a set of full-width tags               ---*/
@@ -274,84 +267,14 @@ Int find_way_avx2(const UWord* set, Int vectors, UWord key, UWord ignored)
    }
    return found != 0 ? (Int)__builtin_ctzl(found) : -1;
 }
-/* cg_cache_block_lookup on a set of 2 to 4 vectors: the search, and
-   each vector stored once, its ways shifted down one up to the found
-   way (all on a miss) and the new first way's tag put in.  Scalar
-   stores of the moved ways, then the next look-up's vector loads of the
-   same set, made each such load wait for the stores to reach the cache
-   (store forwarding fails from several narrow stores to a wide load):
-   most of the time of a D1 look-up when every access misses D1. */
-static inline __attribute__((always_inline)) CG_AVX2
-UInt lru_lookup_vectors(UWord* tags, Int vectors, UWord block,
-                        CgLookupKind kind, Bool write, UWord* victim)
-{
-   CgTagVector* set = (CgTagVector*)tags;
-   CgTagVector wanted = (CgTagVector){ 0, 0, 0, 0 } + block;
-   CgTagVector kept = (CgTagVector){ 0, 0, 0, 0 } + ~MARKS;
-   CgTagVector old[4], above;
-   UWord dirty = write ? CG_DIRTY_MARK : 0, found = 0, here, first;
-   Long n_moved;
-   UInt outcome;
-   Int k;
-
-#pragma GCC unroll 4
-   for (k = 0; k < vectors; k++) {
-      old[k] = set[k];
-      found |= (UWord)__builtin_ia32_movmskpd256(
-                  (CgTagMaskF)((old[k] & kept) == wanted)) << (4 * k);
-   }
-   *victim = CG_NO_BLOCK;
-   if (found != 0) {
-      Int way = (Int)__builtin_ctzl(found);
-      /* A prefetch of a line already there changes nothing; a demand
-         hit takes the prefetch mark off, and says so */
-      if (kind == CG_LOOKUP_PREFETCH)
-         return CG_LOOKUP_PRESENT;
-      here = tags[way];
-      outcome = 0;
-      if (kind == CG_LOOKUP_DEMAND && (here & CG_PREFETCH_MARK)) {
-         outcome = CG_LOOKUP_WAS_MARKED;
-         here &= ~CG_PREFETCH_MARK;
-      }
-      first = here | dirty;
-      n_moved = way + 1;
-   } else {
-      /* A miss: the last way's line falls off */
-      here = tags[vectors * 4 - 1];
-      outcome = CG_LOOKUP_MISSED;
-      *victim = unmarked(here);
-      if (here != CG_NO_BLOCK && (here & CG_DIRTY_MARK))
-         outcome |= CG_LOOKUP_VICTIM_DIRTY;
-      first = block | dirty
-              | (kind == CG_LOOKUP_PREFETCH ? CG_PREFETCH_MARK : 0);
-      n_moved = vectors * 4;
-   }
-   above = (CgTagVector){ 0, 0, 0, 0 } + first;
-#pragma GCC unroll 4
-   for (k = 0; k < vectors; k++) {
-      CgTagVector shifted = __builtin_shuffle(above, old[k],
-                                              (CgTagVector){ 3, 4, 5, 6 });
-      CgTagMask way = (CgTagMask){ 0, 1, 2, 3 } + (Long)(4 * k);
-      CgTagVector moves = (CgTagVector)((CgTagMask){ 0, 0, 0, 0 } + n_moved
-                                        > way);
-      CgTagVector result = (shifted & moves) | (old[k] & ~moves);
-      /* A prefetch fill goes below the most recent line (way 1) */
-      if (k == 0 && kind == CG_LOOKUP_PREFETCH)
-         result = __builtin_shuffle(result, (CgTagVector){ 1, 0, 2, 3 });
-      set[k] = result;
-      above = old[k];
-   }
-   return outcome;
-}
-
 static CG_AVX2 __attribute__((noinline))
 UInt lru_lookup_avx2(UWord* set, Int vectors, UWord block, CgLookupKind kind,
                      Bool write, UWord* victim)
 {
    switch (vectors) {
-   case 2:  return lru_lookup_vectors(set, 2, block, kind, write, victim);
-   case 3:  return lru_lookup_vectors(set, 3, block, kind, write, victim);
-   default: return lru_lookup_vectors(set, 4, block, kind, write, victim);
+   case 2:  return cg_cache_lru_lookup_vectors(set, 2, block, kind, write, victim);
+   case 3:  return cg_cache_lru_lookup_vectors(set, 3, block, kind, write, victim);
+   default: return cg_cache_lru_lookup_vectors(set, 4, block, kind, write, victim);
    }
 }
 #endif
@@ -418,7 +341,7 @@ static UInt demand_lookup(UWord* set, Int assoc, UWord block,
    *victim = CG_NO_BLOCK;
    for (way = 0; ; way++) {
       UWord here = way == 0 ? displaced : set[way];
-      if ((here & ~MARKS) == block) {
+      if ((here & ~CG_MARKS) == block) {
          /* A demand hit takes the prefetch mark off, and says so */
          outcome = 0;
          if (kind == CG_LOOKUP_DEMAND && (here & CG_PREFETCH_MARK)) {
@@ -439,7 +362,7 @@ static UInt demand_lookup(UWord* set, Int assoc, UWord block,
    }
    /* A miss: the last way's line fell off */
    outcome = CG_LOOKUP_MISSED;
-   *victim = unmarked(displaced);
+   *victim = cg_cache_unmarked(displaced);
    if (displaced != CG_NO_BLOCK && (displaced & CG_DIRTY_MARK))
       outcome |= CG_LOOKUP_VICTIM_DIRTY;
    set[0] = block | dirty;
@@ -464,9 +387,9 @@ UInt cg_cache_block_lookup(CacheLevel* level, UWord block, CgLookupKind kind,
       (cg_hierarchy.c counts none).  CG_NO_BLOCK without the marks is no
       block either. */
    *victim = CG_NO_BLOCK;
-   if (cg_cache_find_way(level, set, block, MARKS) >= 0)
+   if (cg_cache_find_way(level, set, block, CG_MARKS) >= 0)
       return CG_LOOKUP_PRESENT;
-   *victim = unmarked(set[last]);
+   *victim = cg_cache_unmarked(set[last]);
    if (set[last] != CG_NO_BLOCK && (set[last] & CG_DIRTY_MARK))
       outcome |= CG_LOOKUP_VICTIM_DIRTY;
    /* The fill goes in below the most recent line (way 1), which stays
@@ -481,7 +404,7 @@ Bool cg_cache_block_invalidate(CacheLevel* level, UWord block)
 {
    UWord* set = level->tags + (block & level->set_mask) * level->assoc;
    Int last = level->assoc - 1;
-   Int way = cg_cache_find_way(level, set, block, MARKS);
+   Int way = cg_cache_find_way(level, set, block, CG_MARKS);
 
    if (way < 0)
       return False;

@@ -216,6 +216,14 @@ typedef enum {
 #define CG_LOOKUP_VICTIM_DIRTY 4u   /* the block that made room was dirty */
 #define CG_LOOKUP_PRESENT      8u   /* a prefetch found the line: nothing
                                        changed */
+/* An LRU level's tag carries these (full-width tags of the general
+   path); a tag without them: */
+#define CG_MARKS (CG_PREFETCH_MARK | CG_DIRTY_MARK)
+static inline UWord cg_cache_unmarked(UWord tag)
+{
+   return tag == CG_NO_BLOCK ? CG_NO_BLOCK : tag & ~CG_MARKS;
+}
+
 /* As cg_cache_block_missed, but returning CG_LOOKUP_* bits, and on a
    miss the block that made room (CG_NO_BLOCK: an empty way); `write`
    makes the line dirty.  The mirror is the caller's. */
@@ -286,6 +294,77 @@ UWord cg_cache_ways_of_two(const UWord* set, Int vectors, UWord key,
    }
    *empty_ways = free_ways;
    return found;
+}
+
+/* cg_cache_block_lookup on an LRU set of 2 to 4 vectors (inline in
+   cg_cache.c, and in cg_hierarchy.c's L1 stage): the search, and
+   each vector stored once, its ways shifted down one up to the found
+   way (all on a miss) and the new first way's tag put in.  Scalar
+   stores of the moved ways, then the next look-up's vector loads of the
+   same set, made each such load wait for the stores to reach the cache
+   (store forwarding fails from several narrow stores to a wide load):
+   most of the time of a D1 look-up when every access misses D1. */
+static inline __attribute__((always_inline)) CG_AVX2
+UInt cg_cache_lru_lookup_vectors(UWord* tags, Int vectors, UWord block,
+                        CgLookupKind kind, Bool write, UWord* victim)
+{
+   CgTagVector* set = (CgTagVector*)tags;
+   CgTagVector wanted = (CgTagVector){ 0, 0, 0, 0 } + block;
+   CgTagVector kept = (CgTagVector){ 0, 0, 0, 0 } + ~CG_MARKS;
+   CgTagVector old[4], above;
+   UWord dirty = write ? CG_DIRTY_MARK : 0, found = 0, here, first;
+   Long n_moved;
+   UInt outcome;
+   Int k;
+
+#pragma GCC unroll 4
+   for (k = 0; k < vectors; k++) {
+      old[k] = set[k];
+      found |= (UWord)__builtin_ia32_movmskpd256(
+                  (CgTagMaskF)((old[k] & kept) == wanted)) << (4 * k);
+   }
+   *victim = CG_NO_BLOCK;
+   if (found != 0) {
+      Int way = (Int)__builtin_ctzl(found);
+      /* A prefetch of a line already there changes nothing; a demand
+         hit takes the prefetch mark off, and says so */
+      if (kind == CG_LOOKUP_PREFETCH)
+         return CG_LOOKUP_PRESENT;
+      here = tags[way];
+      outcome = 0;
+      if (kind == CG_LOOKUP_DEMAND && (here & CG_PREFETCH_MARK)) {
+         outcome = CG_LOOKUP_WAS_MARKED;
+         here &= ~CG_PREFETCH_MARK;
+      }
+      first = here | dirty;
+      n_moved = way + 1;
+   } else {
+      /* A miss: the last way's line falls off */
+      here = tags[vectors * 4 - 1];
+      outcome = CG_LOOKUP_MISSED;
+      *victim = cg_cache_unmarked(here);
+      if (here != CG_NO_BLOCK && (here & CG_DIRTY_MARK))
+         outcome |= CG_LOOKUP_VICTIM_DIRTY;
+      first = block | dirty
+              | (kind == CG_LOOKUP_PREFETCH ? CG_PREFETCH_MARK : 0);
+      n_moved = vectors * 4;
+   }
+   above = (CgTagVector){ 0, 0, 0, 0 } + first;
+#pragma GCC unroll 4
+   for (k = 0; k < vectors; k++) {
+      CgTagVector shifted = __builtin_shuffle(above, old[k],
+                                              (CgTagVector){ 3, 4, 5, 6 });
+      CgTagMask way = (CgTagMask){ 0, 1, 2, 3 } + (Long)(4 * k);
+      CgTagVector moves = (CgTagVector)((CgTagMask){ 0, 0, 0, 0 } + n_moved
+                                        > way);
+      CgTagVector result = (shifted & moves) | (old[k] & ~moves);
+      /* A prefetch fill goes below the most recent line (way 1) */
+      if (k == 0 && kind == CG_LOOKUP_PREFETCH)
+         result = __builtin_shuffle(result, (CgTagVector){ 1, 0, 2, 3 });
+      set[k] = result;
+      above = old[k];
+   }
+   return outcome;
 }
 
 static inline __attribute__((always_inline)) CG_AVX2

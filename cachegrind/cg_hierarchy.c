@@ -312,19 +312,15 @@ static Bool ll_exclusive(Addr addr, UWord size, const UWord* victims,
 /*--- Prefetches                                           ---*/
 /*------------------------------------------------------------*/
 
+/* A prefetch of level `i`'s line `block` that filled it: the levels
+   below it, down to the first that has the line */
 static inline __attribute__((always_inline))
-void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
+void prefetch_pass(Int i, UWord block)
 {
-   Level* l = &levels[i];
-   Addr addr = block << l->cache->line_bits;
+   Addr addr = block << levels[i].cache->line_bits;
    UWord victim;
    Int below;
 
-   /* One look-up: it finds the line (no prefetch) or fills it */
-   if (block_lookup(l, block, CG_LOOKUP_PREFETCH, False, &victim)
-       & CG_LOOKUP_PRESENT)
-      return;
-   cc->count[l->pf_event] += counted;
    for (below = i < LEVEL_L2 ? LEVEL_L2 : i + 1; below <= LEVEL_LL; below++) {
       Level* b = &levels[below];
       if (below == LEVEL_L2 && !has_l2)
@@ -336,6 +332,27 @@ void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
                          False, &victim) & CG_LOOKUP_MISSED))
          break;
    }
+}
+
+/* One look-up: it finds the line (no prefetch; False) or fills it */
+static inline __attribute__((always_inline))
+Bool prefetch_fill(Int i, UWord block, CostCentre* cc, UWord counted)
+{
+   Level* l = &levels[i];
+   UWord victim;
+
+   if (block_lookup(l, block, CG_LOOKUP_PREFETCH, False, &victim)
+       & CG_LOOKUP_PRESENT)
+      return False;
+   cc->count[l->pf_event] += counted;
+   return True;
+}
+
+static inline __attribute__((always_inline))
+void prefetch(Int i, UWord block, CostCentre* cc, UWord counted)
+{
+   if (prefetch_fill(i, block, cc, counted))
+      prefetch_pass(i, block);
 }
 
 static inline __attribute__((always_inline))
@@ -366,27 +383,20 @@ void run_prefetchers(const Step* steps, Int n_steps, Addr addr, Addr pc,
    `write`: the access writes (a write or a modify: it dirties its L1
    line under --simulate-wb); `pc`: its instruction's address, for a
    stride prefetcher (0 where none needs it) */
-static UWord access_from(Int top, CostCentre* cc, Addr addr, UWord size,
-                         UWord first, UWord counted, Bool write, Addr pc)
+/* The demand look-ups below the L1s of an access that missed its L1
+   (counted): L2, then LL; returns 1 or 2 as access_from.  `victims`
+   holds the L1's, if any. */
+static inline __attribute__((always_inline))
+UWord demand_below_l1(CostCentre* cc, Addr addr, UWord size, UWord first,
+                      UWord counted, UWord victims[2], Int* n_victims,
+                      Step* steps, Int* n_steps)
 {
-   Step steps[N_LEVELS];
-   Int n_steps = 0, n_victims = 0;
-   UWord victims[2];
-   UWord outcome = 1;
    Bool ll_missed;
 
-   if (top <= LEVEL_D1) {
-      if (!demand(top, cc, counted, addr, size, write && write_back, first,
-                  victims, &n_victims, &steps[n_steps++])) {
-         outcome = 0;
-         goto done;
-      }
-      cc->count[first + 1] += counted;
-   }
    if (has_l2) {
       if (!demand(LEVEL_L2, cc, counted, addr, size, False, first, victims,
-                  &n_victims, &steps[n_steps++]))
-         goto done;
+                  n_victims, &steps[(*n_steps)++]))
+         return 1;
       cc->count[cg_l2_miss_event(first)] += counted;
    }
    switch (mode) {
@@ -394,17 +404,36 @@ static UWord access_from(Int top, CostCentre* cc, Addr addr, UWord size,
       ll_missed = ll_inclusive(addr, size);
       break;
    case CG_INCLUSION_EXCLUSIVE:
-      ll_missed = ll_exclusive(addr, size, victims, n_victims);
+      ll_missed = ll_exclusive(addr, size, victims, *n_victims);
       break;
    default:
       ll_missed = demand(LEVEL_LL, cc, counted, addr, size, False, first,
-                         victims, &n_victims, &steps[n_steps++]);
+                         victims, n_victims, &steps[(*n_steps)++]);
       break;
    }
    if (ll_missed) {
       cc->count[first + 2] += counted;
-      outcome = 2;
+      return 2;
    }
+   return 1;
+}
+
+static UWord access_from(Int top, CostCentre* cc, Addr addr, UWord size,
+                         UWord first, UWord counted, Bool write, Addr pc)
+{
+   Step steps[N_LEVELS];
+   Int n_steps = 0, n_victims = 0;
+   UWord victims[2];
+   UWord outcome = 0;
+
+   if (top <= LEVEL_D1) {
+      if (!demand(top, cc, counted, addr, size, write && write_back, first,
+                  victims, &n_victims, &steps[n_steps++]))
+         goto done;
+      cc->count[first + 1] += counted;
+   }
+   outcome = demand_below_l1(cc, addr, size, first, counted, victims,
+                             &n_victims, steps, &n_steps);
 done:
    /* Every access uses its lines in its L1 and in LL, whichever level
       it hit (cg_lineuse.c ignores a line LL does not hold) */
@@ -451,4 +480,128 @@ UWord cg_hierarchy_below_l1(CostCentre* cc, Addr addr, UWord size,
 {
    return access_from(has_l2 ? LEVEL_L2 : LEVEL_LL, cc, addr, size, first,
                       counted, False, 0);
+}
+
+/*------------------------------------------------------------*/
+/*--- The split: the L1s in one thread, the rest in another ---*/
+/*------------------------------------------------------------*/
+
+/* Per level, the order of look-ups is access_from's: at the L1, the
+   demand then the prefetcher's fills; below, the demand, then the
+   passes of the L1's fills, then the lower levels' prefetchers.  Only
+   the order across levels differs, and levels under nine share no
+   state. */
+Bool cg_hierarchy_can_split(void)
+{
+   return mode == CG_INCLUSION_NINE && !write_back && !line_use
+          && levels[LEVEL_I1].prefetcher.kind == CG_PREFETCH_NONE
+          && (levels[LEVEL_D1].prefetcher.kind == CG_PREFETCH_NONE
+              || levels[LEVEL_D1].prefetcher.kind == CG_PREFETCH_NEXT_LINE);
+}
+
+#if defined(VGA_amd64)
+/* The stage of an LRU L1 whose sets are looked up with AVX2 (8, 12 or
+   16 ways: every preset's), its look-ups inline: through demand and
+   prefetch, calls within calls to the vector code took half of the
+   client thread's time on matrix_walk. */
+static inline __attribute__((always_inline)) CG_AVX2
+UWord lru_l1_stage(Level* l, CostCentre* cc, Addr addr, UWord size,
+                   UWord first, Int vectors)
+{
+   CacheLevel* c = l->cache;
+   UWord blocks[2], victim, flags = 0;
+   UInt triggered = 0;            /* bit k: blocks[k] missed or was marked */
+   Int n = blocks_of(l, addr, size, blocks), k;
+
+   for (k = 0; k < n; k++) {
+      UInt outcome = cg_cache_lru_lookup_vectors(
+                        c->tags + (blocks[k] & c->set_mask) * c->assoc,
+                        vectors, blocks[k], CG_LOOKUP_DEMAND, False, &victim);
+      if (outcome & CG_LOOKUP_MISSED)
+         flags = CG_SPLIT_MISSED;
+      if (outcome & CG_LOOKUP_WAS_MARKED)
+         cc->count[l->pf_event + 1]++;
+      if (outcome & (CG_LOOKUP_MISSED | CG_LOOKUP_WAS_MARKED))
+         triggered |= 1u << k;
+   }
+   if (flags != 0)
+      cc->count[first + 1]++;
+   if (!l->has_prefetcher)
+      return flags;
+   /* next-line: the line after each trigger, in order */
+   for (k = 0; k < n; k++) {
+      UWord line = blocks[k] + 1;
+      if (!(triggered & (1u << k))
+          || (cg_cache_lru_lookup_vectors(
+                 c->tags + (line & c->set_mask) * c->assoc, vectors, line,
+                 CG_LOOKUP_PREFETCH, False, &victim) & CG_LOOKUP_PRESENT))
+         continue;
+      cc->count[l->pf_event]++;
+      flags |= k == 0 ? CG_SPLIT_PASS_NEXT : CG_SPLIT_PASS_AFTER_NEXT;
+   }
+   return flags;
+}
+
+static CG_AVX2 __attribute__((noinline))
+UWord lru_l1_stage_any(Level* l, CostCentre* cc, Addr addr, UWord size,
+                       UWord first)
+{
+   switch (l->cache->search_vectors) {
+   case 2:  return lru_l1_stage(l, cc, addr, size, first, 2);
+   case 3:  return lru_l1_stage(l, cc, addr, size, first, 3);
+   default: return lru_l1_stage(l, cc, addr, size, first, 4);
+   }
+}
+#endif
+
+UWord cg_hierarchy_l1_stage(const CacheLevel* l1, CostCentre* cc, Addr addr,
+                            UWord size, UWord first)
+{
+   Int top = l1 == levels[LEVEL_I1].cache ? LEVEL_I1 : LEVEL_D1;
+   Level* l = &levels[top];
+   UWord victims[2], lines[2], flags = 0;
+   UWord block = addr >> l->cache->line_bits;
+   Int n_victims, n, k;
+   Step step;
+
+#if defined(VGA_amd64)
+   if (l->policy == NULL && l->cache->search_vectors != 0)
+      return lru_l1_stage_any(l, cc, addr, size, first);
+#endif
+
+   if (demand(top, cc, 1, addr, size, False, first, victims, &n_victims,
+              &step)) {
+      cc->count[first + 1]++;
+      flags = CG_SPLIT_MISSED;
+   }
+   if (!l->has_prefetcher)
+      return flags;
+   /* next-line: the lines after the access's one or two */
+   n = cg_prefetch_lines(&l->prefetcher, addr, 0, step.triggers,
+                         step.n_triggers, lines);
+   for (k = 0; k < n; k++)
+      if (prefetch_fill(top, lines[k], cc, 1))
+         flags |= lines[k] == block + 1 ? CG_SPLIT_PASS_NEXT
+                                        : CG_SPLIT_PASS_AFTER_NEXT;
+   return flags;
+}
+
+void cg_hierarchy_below_stage(const CacheLevel* l1, CostCentre* cc,
+                              Addr addr, UWord size, UWord first,
+                              UWord flags)
+{
+   Int top = l1 == levels[LEVEL_I1].cache ? LEVEL_I1 : LEVEL_D1;
+   UWord block = addr >> levels[top].cache->line_bits;
+   Step steps[N_LEVELS];
+   Int n_steps = 0, n_victims = 0;
+   UWord victims[2];
+
+   if (flags & CG_SPLIT_MISSED)
+      demand_below_l1(cc, addr, size, first, 1, victims, &n_victims, steps,
+                      &n_steps);
+   if (flags & CG_SPLIT_PASS_NEXT)
+      prefetch_pass(top, block + 1);
+   if (flags & CG_SPLIT_PASS_AFTER_NEXT)
+      prefetch_pass(top, block + 2);
+   run_prefetchers(steps, n_steps, addr, 0, cc, 1);
 }

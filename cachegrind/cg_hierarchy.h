@@ -89,6 +89,23 @@ UWord cg_hierarchy_access(const CacheLevel* l1, CostCentre* cc, Addr addr,
 UWord cg_hierarchy_below_l1(CostCentre* cc, Addr addr, UWord size,
                             UWord first, UWord counted);
 
+/* The split (cg_sim.c, design.md 2.14): an access's look-ups in its L1
+   (cg_hierarchy_l1_stage, in the client thread at a chunk's hand-over)
+   and below it (cg_hierarchy_below_stage, in the simulator thread,
+   later), the first telling the second what to do in CG_SPLIT_* bits:
+   whether the L1 missed (counted by the first), and which lines of the
+   L1's next-line prefetcher filled it (each passed down by the second).
+   Possible when cg_hierarchy_can_split: under nine, without write-backs
+   or line use, and with no L1 prefetcher other than D1's next-line. */
+#define CG_SPLIT_MISSED          1
+#define CG_SPLIT_PASS_NEXT       2   /* the L1 line after the first's */
+#define CG_SPLIT_PASS_AFTER_NEXT 4   /* the one after that */
+Bool  cg_hierarchy_can_split(void);
+UWord cg_hierarchy_l1_stage(const CacheLevel* l1, CostCentre* cc, Addr addr,
+                            UWord size, UWord first);
+void  cg_hierarchy_below_stage(const CacheLevel* l1, CostCentre* cc,
+                               Addr addr, UWord size, UWord first,
+                               UWord flags);
 /* --simulate-wb: lines written back from level 0 I1, 1 D1, 2 L2, 3 LL
    (to memory) */
 ULong cg_hierarchy_write_backs(Int level);

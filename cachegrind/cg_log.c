@@ -81,7 +81,7 @@ static const HChar* thread_status = "not needed (the log never filled)";
 static UInt   n_chunks;
 static UWord* chunk_start[CG_LOG_MAX_CHUNKS];
 static UInt   current_chunk;
-static ULong  n_handovers, n_waits_for_room;
+static ULong  n_handovers, n_waits_for_room, n_client_staged;
 static Bool   ring_shares_memory; /* a chunk could not be allocated */
 static UInt   chunks_allocated, chunks_allowed; /* --log-alloc-limit */
 /* --data-profile=yes: what simulates a chunk instead of
@@ -90,6 +90,11 @@ static UInt   chunks_allocated, chunks_allowed; /* --log-alloc-limit */
 static void (*simulate_entries)(const UWord* from, const UWord* to)
    = cg_sim_log_entries;
 static void (*client_service)(void);
+/* --sim-split=yes (cg_log_set_split): what the client thread runs over
+   a chunk before it hands it over (it returns the end of what is left),
+   and what the simulator thread then runs instead of simulate_entries */
+static UWord* (*client_stage)(UWord* from, const UWord* to);
+static void (*thread_stage)(const UWord* from, const UWord* to);
 
 /* Per chunk: 0 while free; else the end of the entries handed over
    (set by the client thread, cleared by the simulator when done). */
@@ -231,11 +236,14 @@ static Bool chunk_ready(UInt k)
    return __atomic_load_n(&handed_over[k].end, __ATOMIC_ACQUIRE) != 0;
 }
 
-static void simulate_chunk(UInt k)
+/* `simulate`: simulate_entries in the client thread; in the simulator
+   thread, the second stage under --sim-split */
+static void simulate_chunk(UInt k,
+                           void (*simulate)(const UWord*, const UWord*))
 {
    UWord end = __atomic_load_n(&handed_over[k].end, __ATOMIC_ACQUIRE);
 
-   simulate_entries(chunk_start[k], (const UWord*)end);
+   simulate(chunk_start[k], (const UWord*)end);
    __atomic_store_n(&chunks_simulated, chunks_simulated + 1,
                     __ATOMIC_RELEASE);
    __atomic_store_n(&handed_over[k].end, 0, __ATOMIC_RELEASE);
@@ -275,7 +283,8 @@ void cg_log_simulator_main(void)
          __atomic_store_n(&simulator_sleeping, 0, __ATOMIC_RELAXED);
          continue;
       }
-      simulate_chunk(k);
+      simulate_chunk(k, thread_stage != NULL ? thread_stage
+                                             : simulate_entries);
       __atomic_add_fetch(&free_seq, 1, __ATOMIC_SEQ_CST);
       if (__atomic_load_n(&client_waiting, __ATOMIC_SEQ_CST))
          futex_wake(&free_seq);
@@ -397,6 +406,13 @@ void cg_log_set_data_profile(void (*simulate)(const UWord*, const UWord*),
    client_service = service;
 }
 
+void cg_log_set_split(UWord* (*client)(UWord*, const UWord*),
+                      void (*thread)(const UWord*, const UWord*))
+{
+   client_stage = client;
+   thread_stage = thread;
+}
+
 Bool cg_log_simulator_running(void)
 {
    return thread_running;
@@ -458,6 +474,12 @@ static void hand_over_current(void)
    if (client_service != NULL)
       client_service();
    n_handovers++;
+   /* With a simulator thread (which does not run stage one's look-ups:
+      without one, the whole path runs at once below) */
+   if (thread_running && client_stage != NULL) {
+      log.cursor = client_stage(chunk_start[k], log.cursor);
+      n_client_staged++;
+   }
    /* The entries were stored non-temporally (weakly ordered): all of
       them must be visible before the chunk's end is. */
 #if defined(VGA_amd64)
@@ -473,7 +495,7 @@ static void hand_over_current(void)
 #endif
    } else {
       /* Simulated already: the same chunk is free again. */
-      simulate_chunk(k);
+      simulate_chunk(k, simulate_entries);
       log.cursor = chunk_start[k];
       return;
    }
@@ -572,6 +594,10 @@ void cg_log_print_stats(void)
              n_waits_for_room, n_chunks, chunks_allocated,
              ring_shares_memory ? " (the rest share chunk 0's memory: "
                                   "no memory was left for them)" : "");
+   if (client_stage != NULL)
+      VG_(dmsg)("access log split (--sim-split): %llu chunks' L1 look-ups "
+                "made in the client thread, the rest in the simulator "
+                "thread\n", n_client_staged);
 }
 
 void cg_log_print_thread_stats(void)

@@ -59,6 +59,13 @@ CG_DECLARE_SIZED_LOG_HELPERS(32)
    before it waits for the simulator. */
 void   cg_log_set_data_profile(void (*simulate)(const UWord*, const UWord*),
                                void (*service)(void));
+/* --sim-split=yes: with a simulator thread, `client` runs over each
+   chunk in the client's thread before its hand-over (the L1s'
+   look-ups), leaving in its place what `thread` runs in the simulator
+   thread (the levels below); it returns the new end of the chunk.
+   Without the thread, chunks are simulated whole, as without this. */
+void   cg_log_set_split(UWord* (*client)(UWord*, const UWord*),
+                        void (*thread)(const UWord*, const UWord*));
 /* Whether chunks are simulated in a thread of their own (from the
    first full chunk on). */
 Bool   cg_log_simulator_running(void);

@@ -14,6 +14,7 @@ typedef struct {
    Bool          cache_sim;
    Bool          branch_sim;
    Bool          sim_thread;      /* simulate the access log in a thread */
+   Bool          sim_split;       /* L1s in the client thread (debug) */
    Long          log_chunks;      /* chunks in the access log's ring
                                      (debug option; cg_log.c) */
    Long          log_alloc_limit; /* chunks allocated at most, as if

@@ -535,3 +535,67 @@ void cg_sim_print_l1_lookups(void)
              cg_clo.sim_vector ? "the host has no AVX2" : "--sim-vector=no");
 #endif
 }
+
+/*------------------------------------------------------------*/
+/*--- The split (cg_hierarchy.h, design.md 2.14)           ---*/
+/*------------------------------------------------------------*/
+
+/* A request for the levels below an L1, as the L1 stage leaves it in
+   place of the entry it came from: the cost centre with the access's
+   kind (0 fetch, 1 read, 2 write) in its low bits and CG_SPLIT_* bits
+   in its top 16, then the address with the size on top. */
+#if VG_WORDSIZE == 8
+#define REQUEST_FLAGS_SHIFT 48
+#else
+#define REQUEST_FLAGS_SHIFT 24   /* not reached: no thread, no split */
+#endif
+
+Bool cg_sim_split_applies(void)
+{
+   /* (the flags sit above a 64-bit host's 48-bit addresses) */
+   return VG_WORDSIZE == 8 && general_from_l1 && cg_hierarchy_can_split()
+          && !cg_clo.per_thread_caches;
+}
+
+/* The L1s' look-ups of every entry in [p, end), in the client thread
+   before the chunk is handed over; the requests for what is left are
+   written over the entries, from p on (one at most per entry, so never
+   past the one being read).  Returns their end. */
+UWord* cg_sim_l1_stage(UWord* p, const UWord* end)
+{
+   UWord* request = p;
+
+   for (; p < end; p += 2) {
+      LoggedAccess a = decode_entry(p);
+      UWord flags;
+
+      __builtin_prefetch(p + LOG_PREFETCH_WORDS);
+      flags = cg_hierarchy_l1_stage(a.l1, a.cc, a.addr, a.size, a.first);
+      if (flags == 0)
+         continue;
+      request[0] = (UWord)a.cc
+                   | (a.l1 == &I1 ? 0 : a.first == EV_DR ? 1 : 2)
+                   | flags << REQUEST_FLAGS_SHIFT;
+      request[1] = a.addr | (UWord)(UChar)a.size << LOG_SIZE_SHIFT;
+      request += 2;
+   }
+   return request;
+}
+
+/* The simulator thread's part: the requests in order */
+void cg_sim_below_stage(const UWord* p, const UWord* end)
+{
+   static CacheLevel* const level_of_kind[4] = { &I1, &D1, &D1, &D1 };
+   static const UChar first_of_kind[4] = { EV_IR, EV_DR, EV_DW, EV_DW };
+
+   for (; p < end; p += 2) {
+      UWord kind = p[0] & 3;
+
+      __builtin_prefetch(p + LOG_PREFETCH_WORDS);
+      cg_hierarchy_below_stage(level_of_kind[kind],
+                               (CostCentre*)(p[0] & LOG_CC_MASK),
+                               p[1] & LOG_ADDR_MASK, p[1] >> LOG_SIZE_SHIFT,
+                               first_of_kind[kind],
+                               p[0] >> REQUEST_FLAGS_SHIFT);
+   }
+}

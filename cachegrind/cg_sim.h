@@ -104,6 +104,14 @@ UWord cg_sim_data_outcome(CostCentre* cc, Addr addr, UWord size, UWord first,
 
 /* Simulates the log entries (cg_log_entry.h) in [from, to). */
 void cg_sim_log_entries(const UWord* from, const UWord* to);
+/* The split of the log's simulation over two threads (cg_hierarchy.h):
+   whether this run's model allows it; the client thread's L1 stage of a
+   chunk's entries, which leaves the requests for the levels below in
+   their place and returns their end; the simulator thread's stage of
+   those requests. */
+Bool   cg_sim_split_applies(void);
+UWord* cg_sim_l1_stage(UWord* from, const UWord* to);
+void   cg_sim_below_stage(const UWord* from, const UWord* to);
 /* For --stats: how the simulator looks up logged L1 accesses */
 void cg_sim_print_l1_lookups(void);
 

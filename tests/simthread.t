@@ -306,6 +306,62 @@ sub default_assoc {
          '--help-debug lists --sim-vector with its default');
 }
 
+# The split (--sim-split, design.md 2.14): where the general path of the
+# cache models keeps the log (a next-line D1 prefetcher under nine), the
+# client thread looks the L1s up before each hand-over and the simulator
+# thread the levels below.  The reference cannot model these caches
+# (tests/refmodel.t checks the presets, split, against the reference
+# model): here each configuration's output must be the same byte for
+# byte with the split, without it and without the thread, and the split
+# must have run.  Both L1 stages are reached: AVX2 vector look-ups
+# (8- and 12-way) and the general one (4 ways, an I1 under plru).
+{
+    my @configs = (['--cpu=generic'],
+                   ['--cpu=generic', '--I1-policy=plru'],
+                   ['--cpu=neoverse-n1'],
+                   ['--D1-prefetch=next-line'],
+                   ['--D1-prefetch=next-line', '--L2=262144,8,64',
+                    '--L2-prefetch=stream', '--LL-prefetch=stream']);
+    for my $name (qw(matrix_walk-O2 pointer_chase-O0)) {
+        my $prog = $progs->{$name} or next;
+        for my $c (@configs) {
+            my $label = "$name @$c";
+            my %out;
+            for my $way (['split', []], ['not split', ['--sim-split=no']],
+                         ['no thread', ['--sim-thread=no']]) {
+                my $res = run_ours(['--stats=yes', @$c, @{ $way->[1] }], [$prog]);
+                my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $res->{files} || [] };
+                $out{ $way->[0] } = $main ? $main->{content} : undef;
+                my ($staged) = $res->{stderr} =~ /access log split \(--sim-split\): (\d+) chunks/;
+                if ($way->[0] eq 'split') {
+                    SKIP: {
+                        skip $one_cpu, 1 if $one_cpu;
+                        cmp_ok($staged // 0, '>=', 5, "$label: the L1 stage ran in the client thread")
+                            or diag(join "\n", log_lines($res->{stderr}));
+                    }
+                } elsif ($way->[0] eq 'not split') {
+                    ok(!defined $staged, "$label --sim-split=no: no split");
+                }
+            }
+            ok(defined $out{split} && $out{split} =~ /^summary: [1-9]/m, "$label: a main file");
+            is($out{split}, $out{'not split'}, "$label: the same file with --sim-split=no");
+            is($out{split}, $out{'no thread'}, "$label: the same file with --sim-thread=no");
+        }
+    }
+    # Configurations it does not apply to keep one thread for the levels
+    my $prog = $progs->{'matrix_walk-O2'};
+    for my $c ([], ['--L2=262144,8,64'], ['--cpu=zen3']) {
+        my $res = run_ours(['--stats=yes', @$c], [$prog]);
+        unlike($res->{stderr}, qr/access log split/, "matrix_walk-O2 @$c: no split");
+    }
+    my $res = run_ours(['--sim-split=maybe'], ['/bin/true']);
+    is(_status($res), 'exit 1', '--sim-split=maybe: exit status 1');
+    like($res->{stderr}, qr/Bad option: --sim-split=maybe/, '--sim-split=maybe: names the option');
+    my $debug = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
+    like($debug->{out}, qr/^    --sim-split=yes\|no +where the general path .*?\[yes\]$/ms,
+         '--help-debug lists --sim-split with its default');
+}
+
 sub _status {
     my ($res) = @_;
     my $st = $res->{status};
