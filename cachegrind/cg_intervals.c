@@ -15,9 +15,9 @@
    cost centres, and the interval's costs are each cost centre's
    growth since the previous boundary.
 
-   File format (version 1), one item per line:
+   File format (version 2), one item per line:
      # comment
-     version: 1
+     version: 2
      creator: Cachegrind-ng-<version>
      pid: <pid>
      cmd: <command line>
@@ -29,6 +29,9 @@
      hot-fn: <function>
      miss: <event> <count> <line> <file> the interval's largest miss
      miss-fn: <function>                 event, and its top line
+     line: <one count per event> <line> <file>   (--interval-lines=n:
+     line-fn: <function>      the n lines with the most of each event,
+                              together, in file, function, line order)
      and at the end:
      totals: <one count per event>
    cg_file.c writes the file (under a temporary name, named at exit).
@@ -67,13 +70,19 @@ static ULong run_totals[CG_N_EVENTS];
 
 static CgFile* out;                    /* opened at the first interval */
 
-/* Each cost centre's counts at the previous boundary, by address. */
+/* Each cost centre's counts at the previous boundary, by address, and
+   its growth in the interval being written. */
 typedef struct {
    struct _BaseNode* next;
    UWord             key;              /* the CostCentre* */
    ULong             count[CG_N_EVENTS];
+   ULong             growth[CG_N_EVENTS];
+   UInt              listed_in;        /* the list it was last put in */
 } BaseNode;
 static VgHashTable* bases;
+static Int lines_per_event;             /* --interval-lines */
+static BaseNode** top_lines[CG_N_EVENTS];  /* room for the lists */
+static UInt lists_written;              /* numbers each interval's list */
 
 Bool cg_intervals_enabled(void)          { return enabled; }
 Word* cg_intervals_left_word(void)      { return &left; }
@@ -99,7 +108,7 @@ static void write_header(void)
 
    cg_file_put_str(out, "# cachegrind.intervals: a phase profile written "
                    "by Cachegrind-ng (read it with cg_phases)\n");
-   cg_file_put_str(out, "version: 1\n");
+   cg_file_put_str(out, "version: 2\n");
    cg_file_printf(out, "creator: Cachegrind-ng-%s\n", CG_PACKAGE_VERSION);
    cg_file_printf(out, "pid: %d\n", VG_(getpid)());
    cg_file_put_command(out);
@@ -191,7 +200,7 @@ void cg_intervals_exec_failed(void)
 
 void cg_intervals_init(void)
 {
-   Int e;
+   Int e, i;
 
    if (cg_clo.interval_size == 0)
       return;
@@ -199,6 +208,12 @@ void cg_intervals_init(void)
       if (cg_output_event_selected(cg_event_output_order[e]))
          events[n_events++] = cg_event_output_order[e];
    enabled = True;
+   lines_per_event = (Int)cg_clo.interval_lines;
+   if (lines_per_event > 0)
+      for (i = 0; i < n_events; i++)
+         top_lines[events[i]] = VG_(malloc)("cg.intervals.top",
+                                            lines_per_event
+                                            * sizeof(BaseNode*));
    boundary = cg_clo.interval_size;
    start_countdown(0);
    bases = VG_(HT_construct)("cg.intervals.bases");
@@ -214,7 +229,65 @@ typedef struct {
    ULong       total[CG_N_EVENTS];
    ULong       best[CG_N_EVENTS];     /* the largest growth of one CC */
    CostCentre* best_cc[CG_N_EVENTS];
+   /* --interval-lines: per event, the lines of most growth (a heap) */
+   BaseNode**  top[CG_N_EVENTS];
+   Int         n_top[CG_N_EVENTS];
 } IntervalSums;
+
+
+/* Whether `a` ranks before `b` among an event's lines: more growth,
+   then the smaller (file, function, line), as the hot line's ties */
+static Bool ranks_before(const BaseNode* a, const BaseNode* b, Int e)
+{
+   if (a->growth[e] != b->growth[e])
+      return a->growth[e] > b->growth[e];
+   return cg_costs_order((const CostCentre*)a->key,
+                         (const CostCentre*)b->key) < 0;
+}
+
+/* A heap per event of the n lines that rank first so far, the one that
+   ranks last at its root: most cost centres are rejected by one
+   comparison with it, the others cost log n (n can be large: a test
+   lists every line) */
+static void sift_down(BaseNode** heap, Int n, Int i, Int e)
+{
+   for (;;) {
+      Int child = 2 * i + 1, last = i;
+      BaseNode* swap;
+      if (child < n && ranks_before(heap[last], heap[child], e))
+         last = child;
+      if (child + 1 < n && ranks_before(heap[last], heap[child + 1], e))
+         last = child + 1;
+      if (last == i)
+         return;
+      swap = heap[i];
+      heap[i] = heap[last];
+      heap[last] = swap;
+      i = last;
+   }
+}
+
+static void consider_line(IntervalSums* sums, BaseNode* base, Int e)
+{
+   BaseNode** heap = sums->top[e];
+   Int n = sums->n_top[e], i;
+
+   if (base->growth[e] == 0)
+      return;
+   if (n == lines_per_event) {
+      if (ranks_before(base, heap[0], e)) {
+         heap[0] = base;
+         sift_down(heap, n, 0, e);
+      }
+      return;
+   }
+   /* Up from the bottom while it ranks after its parent */
+   for (i = n; i > 0 && ranks_before(heap[(i - 1) / 2], base, e);
+        i = (i - 1) / 2)
+      heap[i] = heap[(i - 1) / 2];
+   heap[i] = base;
+   sums->n_top[e] = n + 1;
+}
 
 static void add_growth(CostCentre* cc, void* arg)
 {
@@ -230,6 +303,9 @@ static void add_growth(CostCentre* cc, void* arg)
    for (e = 0; e < (Int)cg_costs_n_events(); e++) {
       ULong growth = cc->count[e] - base->count[e];
       base->count[e] = cc->count[e];
+      base->growth[e] = growth;
+      if (sums->top[e] != NULL)
+         consider_line(sums, base, e);
       sums->total[e] += growth;
       /* Ties go to the smaller (file, function, line), so the choice
          does not depend on hash order. */
@@ -260,6 +336,47 @@ static void write_top(const HChar* key, Int e, const IntervalSums* sums)
                   cc->fn);
 }
 
+static Int by_file_fn_line(const void* a, const void* b)
+{
+   const BaseNode* x = *(const BaseNode* const*)a;
+   const BaseNode* y = *(const BaseNode* const*)b;
+
+   return cg_costs_order((const CostCentre*)x->key,
+                         (const CostCentre*)y->key);
+}
+
+/* The lines of every event's list, each once, in file, function and
+   line order, so the file does not depend on hash order */
+static void write_lines(IntervalSums* sums)
+{
+   BaseNode** lines = VG_(malloc)("cg.intervals.lines",
+                                  n_events * lines_per_event
+                                  * sizeof(BaseNode*));
+   Int n = 0, i, k;
+
+   lists_written++;
+   for (i = 0; i < n_events; i++)
+      for (k = 0; k < sums->n_top[events[i]]; k++) {
+         BaseNode* base = sums->top[events[i]][k];
+         if (base->listed_in != lists_written) {
+            base->listed_in = lists_written;
+            lines[n++] = base;
+         }
+      }
+   VG_(ssort)(lines, n, sizeof(BaseNode*), by_file_fn_line);
+   for (k = 0; k < n; k++) {
+      const CostCentre* cc = (const CostCentre*)lines[k]->key;
+      cg_file_put_str(out, "line:");
+      for (i = 0; i < n_events; i++) {
+         cg_file_put_str(out, " ");
+         cg_file_put_ulong(out, lines[k]->growth[events[i]]);
+      }
+      cg_file_printf(out, " %d %s\nline-fn: %s\n", cc->line, cc->file,
+                     cc->fn);
+   }
+   VG_(free)(lines);
+}
+
 static void write_interval(ULong end)
 {
    IntervalSums sums;
@@ -268,6 +385,9 @@ static void write_interval(ULong end)
    VG_(memset)(&sums, 0, sizeof sums);
    if (!ensure_open())
       return;
+   if (lines_per_event > 0)
+      for (e = 0; e < CG_N_EVENTS; e++)
+         sums.top[e] = top_lines[e];
    cg_costs_fold_all();
    cg_costs_for_each(add_growth, &sums);
 
@@ -289,6 +409,8 @@ static void write_interval(ULong end)
    }
    if (dominant >= 0)
       write_top("miss", dominant, &sums);
+   if (lines_per_event > 0)
+      write_lines(&sums);
    interval_start = end;
 }
 

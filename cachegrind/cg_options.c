@@ -36,6 +36,7 @@ void cg_options_set_defaults(void)
    cg_clo.out_file_format = "cachegrind.out.%p";
    cg_clo.instr_at_start  = True;
    cg_clo.intervals_out_file = "cachegrind.intervals.%p";
+   cg_clo.interval_lines = 10;
    cg_clo.bb_interval_size = 100000000;
    cg_clo.data_profile = False;
    cg_clo.data_out_file = "cachegrind.data.%p";
@@ -183,6 +184,8 @@ Bool cg_options_process(const HChar* arg)
    else if VG_STR_CLO(arg, "--interval-size", value)
       cg_clo.interval_size = parse_instruction_count(arg, value);
    else if VG_STR_CLO(arg, "--intervals-out-file", cg_clo.intervals_out_file) {}
+   else if VG_BINT_CLO(arg, "--interval-lines", cg_clo.interval_lines,
+                       0, 100000) {}
    else if VG_STR_CLO(arg, "--bb-out-file", cg_clo.bb_out_file) {}
    else if VG_STR_CLO(arg, "--bb-interval-size", value)
       cg_clo.bb_interval_size = parse_instruction_count(arg, value);
@@ -281,6 +284,10 @@ void cg_options_print_usage(void)
 "    --interval-size=<n>[k|M|G]       write one record of every event per <n>\n"
 "                                     instructions, for cg_phases [off]\n"
 "    --intervals-out-file=<file>      its name [cachegrind.intervals.%%p]\n"
+"    --interval-lines=<n>             with each record, the <n> source lines\n"
+"                                     with the most of each event in it, with\n"
+"                                     all their counts (0: none; for cg_annotate\n"
+"                                     --html's heat map) [10]\n"
 "\n"
 "  SimPoint basic block vectors:\n"
 "    --bb-out-file=<file>             write them to <file> (threads other than\n"

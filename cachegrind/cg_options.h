@@ -46,6 +46,7 @@ typedef struct {
    /* Phase profile (cg_intervals.c); interval_size 0 = off */
    ULong         interval_size;
    const HChar*  intervals_out_file;
+   Long          interval_lines;  /* per event and interval, 0 = none */
    /* SimPoint basic block vectors (cg_bbv.c); bb_out_file NULL = off */
    const HChar*  bb_out_file;
    ULong         bb_interval_size;

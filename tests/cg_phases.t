@@ -550,9 +550,11 @@ my @BASE = (
 # [name, edit of the lines (1-based: replace, insert before, delete),
 #  line reported, message pattern]
 my @BAD = (
-    [ 'version 2',               [ r => 2, 'version: 2' ], 2, qr/unsupported version '2'/ ],
+    [ 'version 3',               [ r => 2, 'version: 3' ], 2, qr/unsupported version '3' \(this cg_phases reads versions 1 to 2\)/ ],
+    [ 'version 0',               [ r => 2, 'version: 0' ], 2, qr/unsupported version '0'/ ],
+    [ 'line in version 1',       [ i => 11, 'line: 40 2 1 5 a.c' ], 11, qr/'line:' line in a version 1 file/ ],
     [ 'not an interval file',    [ r => 2, 'desc: I1 cache: 32768 B' ], 2, qr/not an interval file/ ],
-    [ 'version missing',         [ d => 2 ], 2, qr/expected 'version: 1' first/ ],
+    [ 'version missing',         [ d => 2 ], 2, qr/expected 'version: 2' first/ ],
     [ 'too few counts',          [ r => 6, 'interval: 1 0 100 100 40' ], 6, qr/needs 3 \+ 3 numbers/ ],
     [ 'too many counts',         [ r => 6, 'interval: 1 0 100 100 40 2 9' ], 6, qr/needs 3 \+ 3 numbers.*found 7/ ],
     [ 'non-numeric count',       [ r => 6, 'interval: 1 0 100 100 4x 2' ], 6, qr/count '4x' for Dr is not a number/ ],
@@ -632,6 +634,35 @@ sub edit_lines {
         like($r->{err}, qr/\Acg_phases: \Q$file\E:$line: [^\n]*$pat[^\n]*\n\z/,
              "$name: one line naming $file:$line");
         is($r->{out}, '', "$name: nothing on stdout");
+    }
+
+    # Version 2: per-line records (line:, line-fn:) after an interval's
+    # lines; the base is valid, each case breaks it in one place.
+    my @BASE2 = (@BASE[0 .. 9],
+                 'line: 40 2 2 5 a.c',                # 11
+                 'line-fn: f',                        # 12
+                 'line: 0 0 0 9 dir/b c.c',           # 13: a blank in the name
+                 'line-fn: g h',                      # 14
+                 @BASE[10 .. 14]);                    # 15-19
+    $BASE2[1] = 'version: 2';
+    $r = run(write_file('base2.iv', join("\n", @BASE2) . "\n"));
+    is($r->{status}, 0, 'version 2 with line records: accepted') or diag($r->{err});
+    for my $case (
+        [ 'line without line-fn',   [ d => 12 ], 12, qr/'line:' line after a 'line:' line without its 'line-fn:'/ ],
+        [ 'last line without fn',   [ d => 14 ], 15, qr/'line:' line of interval 1 without its 'line-fn:'/ ],
+        [ 'line-fn alone',          [ i => 11, 'line-fn: f' ], 11, qr/'line-fn:' line without a 'line:' line/ ],
+        [ 'line before intervals',  [ i => 6, 'line: 1 1 1 5 a.c' ], 6, qr/'line:' line before the first 'interval:' line/ ],
+        [ 'line too few counts',    [ r => 11, 'line: 40 2' ], 11, qr/'line:' needs 3 counts, a line number and a file/ ],
+        [ 'line bad count',         [ r => 11, 'line: 40 x 2 5 a.c' ], 11, qr/count 'x' for Dr is not a number/ ],
+        [ 'line bad number',        [ r => 11, 'line: 40 2 2 x5 a.c' ], 11, qr/'line:' line number 'x5' is not a number/ ],
+        [ 'lines over the interval', [ r => 13, 'line: 61 0 0 9 b.c' ], 13, qr/'line:' lines count more Ir \(101\) than interval 1 has \(100\)/ ],
+    ) {
+        my ($name, $edit, $line, $pat) = @$case;
+        write_file('bad2.iv', join("\n", edit_lines(\@BASE2, @$edit)) . "\n");
+        $r = run('bad2.iv');
+        is($r->{status}, 1, "version 2, $name: exit 1");
+        like($r->{err}, qr/\Acg_phases: bad2\.iv:$line: [^\n]*$pat[^\n]*\n\z/,
+             "version 2, $name: one line naming bad2.iv:$line");
     }
 
     # Whole-file cases.

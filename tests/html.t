@@ -15,6 +15,14 @@
 #     sample.c; lines are heat-coloured; with --data=FILE (ours,
 #     --data-profile=yes on tests/progs-data/list.c) the data table has a
 #     row per object, the costliest (by D1mr, D1mw, Dr, Dw) first.
+#   - with --intervals=FILE (ours, --interval-size on
+#     tests/progs-phases/phases.c): cg_phases's chart inline, and a heat
+#     map whose rows are the interval file's 30 costliest lines of the
+#     chosen event (by their sums over the file's line: records), a cell
+#     per interval holding that line's count there, for Ir and after
+#     choosing D1mr; more than 400 intervals (a generated file) are
+#     merged, k to a column, the sums kept; a bad interval file is one
+#     line naming it, exit 1, no page.
 #   Skipped, saying why, where Chromium, node or playwright-core cannot be
 #   had.  CG_HTML_SHOT=path.png also saves screenshots (docs/ has them).
 use strict;
@@ -169,6 +177,120 @@ SKIP: {
     is_deeply($seen->{data}[0], [$objects[0]{kind}, $objects[0]{name}, map { 0 + $_ } @{ $objects[0]{counts} }],
               "its first row is the data profile's costliest object, with its counts")
         or diag(explain($seen->{data}[0]));
+}
+
+# --- With a phase profile (--intervals=FILE) ---------------------------------
+
+# The heat map the page must show for event `e`, from the interval file:
+# per line (file, function, line) its counts per interval, the lines with
+# the most over the run first (ties in file, function, line order), at
+# most 30, and the intervals `k` to a column
+sub expected_heat {
+    my ($path, $event, $k) = @_;
+    my (@events, $n_iv, %per, %total, $rec);
+    $n_iv = 0;
+    for (split /\n/, slurp($path)) {
+        if (/^events: (.*)/) { @events = split ' ', $1 }
+        elsif (/^interval: /) { $n_iv++ }
+        elsif (/^line: (.*)/) { $rec = $1 }
+        elsif (/^line-fn: (.*)/) {
+            my $fn = $1;
+            my @f = split / /, $rec, @events + 2;
+            my ($file, $line) = (pop @f, pop @f);
+            my $key = "$file:$line ($fn)";
+            my ($e) = grep { $events[$_] eq $event } 0 .. $#events;
+            $per{$key}[ int(($n_iv - 1) / $k) ] += $f[$e];
+            $total{$key} += $f[$e];
+            $per{"$key\0sort"} = [$file, $fn, $line];
+        }
+    }
+    my @keys = grep { $total{$_} } grep { !/\0/ } keys %total;
+    @keys = sort {
+        my ($x, $y) = ($per{"$a\0sort"}, $per{"$b\0sort"});
+        $total{$b} <=> $total{$a} || $x->[0] cmp $y->[0] || $x->[1] cmp $y->[1] || $x->[2] <=> $y->[2]
+    } @keys;
+    splice(@keys, 30) if @keys > 30;
+    my $cols = int(($n_iv + $k - 1) / $k);
+    return [map { my $key = $_; [$key, map { $per{$key}[$_] // 0 } 0 .. $cols - 1] } @keys];
+}
+
+{
+    my $src = File::Spec->catfile(tests_dir(), 'progs-phases', 'phases.c');
+    my $bin = File::Spec->catfile(build_root(), 'progs-phases', 'phases-O1');
+    make_path(File::Spec->catdir(build_root(), 'progs-phases'));
+    build_one($bin, [$src], 'gcc', '-g', '-O1', '-o', $bin, $src);
+    my $run = run_ours(['--I1=32768,8,64', '--D1=32768,8,64', '--LL=1048576,16,64',
+                        '--interval-size=100k', "--intervals-out-file=$tmp/phases.iv",
+                        "--cachegrind-out-file=$tmp/phases.out"], [$bin]);
+    ok(-s "$tmp/phases.iv" && -s "$tmp/phases.out", 'ours profiled the phases fixture with --interval-size=100k');
+    my $n_iv = () = slurp("$tmp/phases.iv") =~ /^interval: /mg;
+    my $r3 = run_captured({ dir => $tmp }, $ANN, "--html=$tmp/phases.html", "--intervals=$tmp/phases.iv",
+                          "$tmp/phases.out");
+    is($r3->{status}, 0, '--html with --intervals=FILE: exit 0') or diag($r3->{err});
+    my $page3 = slurp("$tmp/phases.html") // '';
+    like($page3, qr/<svg\b[^>]*>.*<\/svg>/s, "cg_phases's chart is in the page");
+    unlike($page3, qr{(?:https?:|//[a-z])}i, '... and still no address of anything outside it');
+
+    # Bad uses: one line, no page
+    my $r = run_captured({ dir => $tmp }, $ANN, "--intervals=$tmp/phases.iv", "$tmp/phases.out");
+    ok($r->{status} != 0 && $r->{err} =~ /--intervals=FILE adds a phase profile to --html's page/,
+       '--intervals without --html: refused, saying why') or diag($r->{err});
+    spew("$tmp/bad.iv", "version: 2\nevents: Ir\ninterval: 1 0 10 10\nline: 4 x.c\n");
+    $r = run_captured({ dir => $tmp }, $ANN, "--html=$tmp/bad.html", "--intervals=$tmp/bad.iv", "$tmp/phases.out");
+    ok($r->{status} == 1 && $r->{err} =~ /^cg_annotate: \Q$tmp\E\/bad\.iv:4: 'line:' needs 1 counts, a line number and a file$/
+       && ($r->{err} =~ tr/\n//) == 1, 'a bad interval file: one line naming it and the line, exit 1')
+        or diag($r->{err});
+    ok(!-e "$tmp/bad.html", '... and no page');
+    spew("$tmp/bad2.iv", "version: 1\nevents: Ir\ninterval: 1 0 10 x\n");
+    $r = run_captured({ dir => $tmp }, $ANN, "--html=$tmp/bad2.html", "--intervals=$tmp/bad2.iv", "$tmp/phases.out");
+    ok($r->{status} == 1 && $r->{err} =~ /bad2\.iv:3: .*needs 3 \+ 1 numbers/, 'a bad interval: named by its line')
+        or diag($r->{err});
+
+    # More than 400 intervals: k to a column, the counts summed (read
+    # from the page's data, no browser needed)
+    my @gen = ("version: 2", "events: Ir Dr D1mr", "interval-size: 10");
+    for my $i (1 .. 1001) {
+        push @gen, "interval: $i " . (10 * ($i - 1)) . " " . (10 * $i) . " 10 5 " . ($i % 3),
+                   "line: 6 3 " . ($i % 3) . " 7 /src/a.c", "line-fn: main",
+                   "line: 4 2 0 9 /src/b.c", "line-fn: g";
+    }
+    push @gen, "totals: 10010 5005 1002";
+    spew("$tmp/many.iv", join("\n", @gen) . "\n");
+    $r = run_captured({ dir => $tmp }, $ANN, "--html=$tmp/many.html", "--intervals=$tmp/many.iv", "$tmp/phases.out");
+    is($r->{status}, 0, '1,001 intervals: exit 0') or diag($r->{err});
+    my ($json) = (slurp("$tmp/many.html") // '') =~ m{<script type="application/json" id="profile">\n(.*?)\n</script>}s;
+    my $heat = eval { decode_json($json =~ s{<\\/}{</}gr)->{heat} } // {};
+    is($heat->{merged}, 3, '... 3 intervals to a column');
+    is(scalar @{ $heat->{columns} // [] }, 334, '... 334 columns');
+    my ($a_row) = grep { $heat->{labels}[ $_->[0] ][0] eq '/src/a.c' } @{ $heat->{rows}[0] // [] };
+    is_deeply([@{ $a_row->[2] // [] }[0, 1, 333]], [18, 18, 12], '... each column the sum of its intervals (Ir of a.c:7)');
+    is($a_row->[1], 6006, "... the line's total over the run");
+
+    SKIP: {
+        my $chromium = (grep { -x $_ } '/usr/bin/chromium', '/usr/bin/chromium-browser')[0];
+        my $modules = File::Spec->catdir(build_root(), 'node', 'node_modules');
+        skip('no browser (see above)', 6) unless $chromium && which('node') && -d "$modules/playwright-core";
+        local $ENV{NODE_PATH} = $modules;
+        # CG_HTML_SHOT=x.png: the phase section as x-phases.png
+        my $shot = $ENV{CG_HTML_SHOT} ? "$tmp/shot.png" : '-';
+        my $browser = run_captured({ dir => $tmp }, 'node', File::Spec->catfile(tests_dir(), 'html', 'check.js'),
+                             "$tmp/phases.html", $chromium, $shot);
+        if ($ENV{CG_HTML_SHOT} && -s "$tmp/shot-phases.png") {
+            (my $to = $ENV{CG_HTML_SHOT}) =~ s/\.png\z/-phases.png/;
+            spew($to, slurp("$tmp/shot-phases.png"));
+        }
+        my $seen = eval { decode_json($browser->{out}) } // {};
+        is_deeply($seen->{errors}, [], 'the page with a phase profile: no console or page error')
+            or diag($browser->{err});
+        is($seen->{heat}{svg}, 1, 'the phase chart is drawn');
+        is($seen->{heat}{columns}, $n_iv, "the heat map: a column per interval ($n_iv)");
+        is_deeply($seen->{heat}{rows}, expected_heat("$tmp/phases.iv", 'Ir', 1),
+                  'by Ir: the 30 costliest lines, each cell its count in that interval')
+            or diag(explain($seen->{heat}{rows}[0]));
+        ok($seen->{heat}{coloured} > 10, "cells coloured by count ($seen->{heat}{coloured})");
+        is_deeply($seen->{heatOther}{rows}, expected_heat("$tmp/phases.iv", 'D1mr', 1),
+                  'after choosing D1mr: its costliest lines and counts');
+    }
 }
 
 done_testing();

@@ -46,6 +46,12 @@ sub parse_intervals {
             push @ivs, $cur;
         } elsif ($key =~ /^(hot|miss)(-fn)?$/ && $cur) {
             $cur->{$key} = $value;
+        } elsif ($key eq 'line' && $cur) {
+            my @f = split / /, $value;
+            my ($line, $file) = splice(@f, 9, 2);   # nine events here
+            push @{ $cur->{lines} }, { counts => \@f, line => $line, file => $file };
+        } elsif ($key eq 'line-fn' && $cur) {
+            $cur->{lines}[-1]{fn} = $value;
         } else {
             $head{$key} = $value;
         }
@@ -71,7 +77,7 @@ is($cg->{content}, $ref->{files}[0]{content},
    "... and equal to the system Cachegrind's");
 
 my ($head, $ivs) = parse_intervals($iv->{content});
-is($head->{version}, 1, 'format version 1');
+is($head->{version}, 2, 'format version 2');
 is($head->{'interval-size'}, 100000, 'interval-size recorded');
 like($head->{cmd}, qr/phases-O1$/, 'cmd recorded');
 my @events = split ' ', $head->{events};
@@ -100,6 +106,83 @@ is($head->{totals}, "@sum", 'totals: is the sum of the intervals');
 my ($summary) = $cg->{content} =~ /^summary: (.*)$/m;
 is("@sum", join(' ', split(' ', $summary)),
    "the intervals add up to the main profile's summary");
+
+# Per-line records (--interval-lines, 10 by default): each interval lists
+# its lines among the ten with the most of some event, each once, with
+# counts that add up to at most the interval's; the hot line is among
+# them with its count.
+{
+    my ($listed, $bounded, $hot_listed, $unique, $fns, $most) = (1, 1, 1, 1, 1, 0);
+    for my $v (@$ivs) {
+        my @lines = @{ $v->{lines} // [] };
+        $listed = 0 unless @lines;
+        $most = @lines if @lines > $most;
+        my %seen;
+        for my $l (@lines) {
+            $unique = 0 if $seen{"$l->{file}\0$l->{fn}\0$l->{line}"}++;
+            $fns = 0 unless defined $l->{fn} && $l->{fn} ne '';
+        }
+        for my $e (0 .. $#events) {
+            my $sum = 0;
+            $sum += $_->{counts}[$e] for @lines;
+            $bounded = 0 if $sum > $v->{counts}[$e];
+        }
+        my ($ir, $ln, $file) = ($v->{hot} // '') =~ /^Ir (\d+) (\d+) (.*)$/;
+        $hot_listed = 0 if defined $ir
+            && !grep { $_->{counts}[0] == $ir && $_->{line} == $ln && $_->{file} eq $file } @lines;
+    }
+    ok($listed, 'every interval lists its costliest lines (line: records)');
+    ok($most <= 10 * @events, "at most ten lines per event in an interval (most: $most)");
+    ok($unique, 'each line once per interval');
+    ok($fns, "each with its function (line-fn:)");
+    ok($bounded, "their counts add up to at most the interval's, every event");
+    ok($hot_listed, "the interval's hot line is among them, with its count");
+}
+
+# With --interval-lines at least the program's number of lines, every
+# line is listed where it counted, and each line's sums over the
+# intervals are its counts in the main file (4,000 lines or so, most of
+# them ld.so's and libc's); with 0, none.
+{
+    my $all = run_ours([@caches, '--interval-size=100k', '--interval-lines=100000',
+                        '--intervals-out-file=all.iv'], [$bin]);
+    my ($f) = grep { $_->{name} eq 'all.iv' } @{ $all->{files} };
+    my ($m) = grep { $_->{name} =~ /^cg\.out\./ } @{ $all->{files} };
+    my (%from_iv, %from_main);
+    my (undef, $all_ivs) = parse_intervals($f ? $f->{content} : '');
+    for my $v (@$all_ivs) {
+        for my $l (@{ $v->{lines} // [] }) {
+            my $k = "$l->{file}:$l->{fn}:$l->{line}";
+            $from_iv{$k}[$_] += $l->{counts}[$_] for 0 .. $#events;
+        }
+    }
+    my ($fl, $fn) = ('', '');
+    for (split /\n/, $m ? $m->{content} : '') {
+        if (/^fl=(.*)/) { $fl = $1 }
+        elsif (/^fn=(.*)/) { $fn = $1 }
+        elsif (/^(\d+) (.*)/) {
+            my @c = split ' ', $2;
+            $from_main{"$fl:$fn:$1"}[$_] += $c[$_] // 0 for 0 .. $#events;
+        }
+    }
+    my @differ = grep {
+        join(' ', map { $_ // 0 } @{ $from_main{$_} // [] }[0 .. $#events])
+            ne join(' ', map { $_ // 0 } @{ $from_iv{$_} // [] }[0 .. $#events])
+    } sort keys %{ { %from_main, %from_iv } };
+    ok(keys %from_main > 1000 && !@differ,
+       '--interval-lines=100000: ' . scalar(keys %from_main) . " lines' sums over the intervals equal the main file's")
+        or diag("differing: @differ[0 .. ($#differ < 4 ? $#differ : 4)]");
+    my $none = run_ours([@caches, '--interval-size=100k', '--interval-lines=0',
+                         '--intervals-out-file=none.iv'], [$bin]);
+    my ($n) = grep { $_->{name} eq 'none.iv' } @{ $none->{files} };
+    ok($n && $n->{content} =~ /^interval: /m && $n->{content} !~ /^line/m,
+       '--interval-lines=0: no line records');
+    for my $bad ('-1', '100001', 'x') {
+        my $r = run_ours(["--interval-lines=$bad"], ['/bin/true']);
+        ok($r->{exit_code} && $r->{stderr} =~ /--interval-lines=\Q$bad\E/,
+           "--interval-lines=$bad is refused, naming the option");
+    }
+}
 
 # --- cg_phases finds the planted phases and the spike -----------------------
 
@@ -188,6 +271,7 @@ for my $bad ('0', 'abc', '10x', '-5', '') {
        "--interval-size='$bad' is refused, naming the option");
 }
 my $help = run_ours(['--help'], ['/bin/true']);
-like($help->{stdout}, qr/--interval-size=.*--intervals-out-file=/s, '--help lists the options');
+like($help->{stdout}, qr/--interval-size=.*--intervals-out-file=.*--interval-lines=<n> .*\[10\]/s,
+     '--help lists the options');
 
 done_testing();

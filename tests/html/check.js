@@ -4,10 +4,14 @@
 //     that is not to the file itself], rows: [[name, counts...]] of the
 //     function table as first drawn, sortedBy: {event: [column after a
 //     click on its header]}, filtered: rows left after typing FILTER,
-//     sources: {file: {line: [counts]}} of the source view, heatCells: n }
+//     sources: {file: {line: [counts]}} of the source view, heatCells: n,
+//     heat: {event, columns, svg, coloured, rows: [[label, counts...]]}
+//     of the --intervals heat map as first drawn (null without one), and
+//     heatOther: the same after choosing D1mr (or the last event) }
 // Usage: node check.js PAGE CHROMIUM [SCREENSHOT.png|-] [FILTER]
-// (SCREENSHOT: the page as loaded, and SCREENSHOT-source.png scrolled to
-// the first annotated source)
+// (SCREENSHOT: the page as loaded, SCREENSHOT-source.png scrolled to
+// the first annotated source, and with --intervals SCREENSHOT-phases.png
+// scrolled to the phase chart)
 // Network is refused (the page must work offline).
 "use strict";
 const { chromium } = require("playwright-core");
@@ -81,6 +85,29 @@ const { chromium } = require("playwright-core");
   }));
   out.heatCells = await page.$$eval("#src table.src tr", (trs) =>
     trs.filter((tr) => /^h\d$/.test(tr.className)).length);
+  const heat = () => page.evaluate(() => {
+    const t = document.getElementById("heatmap");
+    if (!t || document.getElementById("phases").hidden) return null;
+    const sel = document.getElementById("heat-event");
+    return {
+      event: sel.selectedOptions[0].textContent,
+      columns: t.tHead.rows[0].cells.length - 1,
+      svg: document.querySelectorAll("#phase-chart svg").length,
+      coloured: t.querySelectorAll("td.hm[class*=' h']").length,
+      rows: Array.from(t.tBodies[0].rows).map((tr) => [tr.cells[0].textContent].concat(
+        Array.from(tr.cells).slice(1).map((td) => Number(td.dataset.count)))),
+    };
+  });
+  out.heat = await heat();
+  if (out.heat) {
+    if (shot) {
+      await page.evaluate(() => document.getElementById("phases").scrollIntoView());
+      await page.screenshot({ path: shot.replace(/\.png$/, "-phases.png") });
+    }
+    const labels = await page.$$eval("#heat-event option", (os) => os.map((o) => o.textContent));
+    await page.selectOption("#heat-event", { label: labels.includes("D1mr") ? "D1mr" : labels[labels.length - 1] });
+    out.heatOther = await heat();
+  }
   console.log(JSON.stringify(out));
   await browser.close();
 })().catch((e) => { console.error(String(e)); process.exit(1); });
