@@ -707,4 +707,31 @@ SKIP: {
          "built cg_annotate: default --layout=$want (Valgrind $CgBuild::VG_VERSION)");
 }
 
+# --layout=new against the Python cg_annotate of Valgrind 3.24.0: every
+# case of golden/cg_annotate/new-cases.txt (profiles of real programs,
+# thresholds down to 0, --sort/--show, merged inputs, --diff, --mod-*,
+# count lines under no fn=) is that script's output byte for byte, its
+# Invocation: line aside.  Two matters of its output: the threshold is
+# a Python float (Threshold: 1.0%), and every fl= line makes an
+# <unspecified> function of its file, whose zero row a threshold of 0
+# shows.  (Valgrind 3.27's cg_annotate is said to keep such rows under
+# --diff too; 3.24 does not, with a threshold above 0, and ours follows
+# the release it can be run against.)
+{
+    open(my $fh, '<', "$golden/new-cases.txt") or die "new-cases.txt: $!";
+    my $n = 0;
+    while (my $case = <$fh>) {
+        next if $case =~ /^#/ || $case !~ /\S/;
+        chomp $case;
+        my ($name, $args) = split /\t/, $case, 2;
+        my $want = slurp("$golden/expected-new/$name.out");
+        my $r = ours('--layout=new', split(' ', $args));
+        (my $got = $r->{out}) =~ s/^Invocation:.*\n//m;
+        is($r->{status}, 0, "--layout=new $name: exit 0");
+        same_text($got, $want, "--layout=new $name: as Valgrind 3.24's Python cg_annotate");
+        $n++;
+    }
+    cmp_ok($n, '>=', 25, "$n --layout=new cases against Valgrind 3.24");
+}
+
 done_testing();
