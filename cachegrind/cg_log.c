@@ -82,6 +82,18 @@ static UInt   n_chunks;
 static UWord* chunk_start[CG_LOG_MAX_CHUNKS];
 static UInt   current_chunk;
 static ULong  n_handovers, n_waits_for_room, n_client_staged;
+/* --sim-split=yes: the hand-over number of the last chunk handed whole
+   (while the simulator has not done it, the L1s are its), and how often
+   the client waited for such chunks before staging one */
+static ULong  last_whole_handover, n_waits_for_whole;
+static Bool   split_always;       /* --sim-split=always */
+/* --sim-split=yes: time stamp counter cycles per chunk, moving
+   averages: the client thread's own work (the program and its log),
+   its L1 stage, and (written by the simulator thread) the simulator's
+   stage below the L1s; and when the client last went back to the
+   program */
+static ULong  client_work_cycles, l1_stage_cycles, client_resumed_at;
+static volatile ULong below_stage_cycles, whole_chunk_cycles;
 static Bool   ring_shares_memory; /* a chunk could not be allocated */
 static UInt   chunks_allocated, chunks_allowed; /* --log-alloc-limit */
 /* --data-profile=yes: what simulates a chunk instead of
@@ -97,10 +109,13 @@ static UWord* (*client_stage)(UWord* from, const UWord* to);
 static void (*thread_stage)(const UWord* from, const UWord* to);
 
 /* Per chunk: 0 while free; else the end of the entries handed over
-   (set by the client thread, cleared by the simulator when done). */
+   (set by the client thread, cleared by the simulator when done), and
+   whether the client thread made its L1 stage (--sim-split), written
+   before `end`. */
 static struct {
    volatile UWord end;
-   UChar pad[CACHE_LINE - sizeof(UWord)];
+   Bool staged;
+   UChar pad[CACHE_LINE - sizeof(UWord) - sizeof(Bool)];
 } handed_over[CG_LOG_MAX_CHUNKS] OWN_LINE;
 
 /* Futex words: bumped after a hand-over / after a chunk is freed; and
@@ -231,6 +246,23 @@ static void check_simulator_stack(void)
 /*--- The simulator's side                                 ---*/
 /*------------------------------------------------------------*/
 
+static inline ULong cycles_now(void)
+{
+#if defined(VGA_amd64)
+   return __builtin_ia32_rdtsc();
+#else
+   return 0;
+#endif
+}
+
+/* An eighth of the way to the new value: a few chunks' worth of memory,
+   so a phase of the program shows within a few dozen hand-overs */
+static inline ULong moving_average(ULong average, ULong value)
+{
+   return average == 0 ? value
+          : (ULong)((Long)average + ((Long)value - (Long)average) / 8);
+}
+
 static Bool chunk_ready(UInt k)
 {
    return __atomic_load_n(&handed_over[k].end, __ATOMIC_ACQUIRE) != 0;
@@ -283,8 +315,22 @@ void cg_log_simulator_main(void)
          __atomic_store_n(&simulator_sleeping, 0, __ATOMIC_RELAXED);
          continue;
       }
-      simulate_chunk(k, thread_stage != NULL ? thread_stage
-                                             : simulate_entries);
+      if (handed_over[k].staged) {
+         ULong start = cycles_now();
+         simulate_chunk(k, thread_stage);
+         /* (read by the client thread: a word, stored whole) */
+         __atomic_store_n(&below_stage_cycles,
+                          moving_average(below_stage_cycles,
+                                         cycles_now() - start),
+                          __ATOMIC_RELAXED);
+      } else {
+         ULong start = cycles_now();
+         simulate_chunk(k, simulate_entries);
+         __atomic_store_n(&whole_chunk_cycles,
+                          moving_average(whole_chunk_cycles,
+                                         cycles_now() - start),
+                          __ATOMIC_RELAXED);
+      }
       __atomic_add_fetch(&free_seq, 1, __ATOMIC_SEQ_CST);
       if (__atomic_load_n(&client_waiting, __ATOMIC_SEQ_CST))
          futex_wake(&free_seq);
@@ -407,10 +453,14 @@ void cg_log_set_data_profile(void (*simulate)(const UWord*, const UWord*),
 }
 
 void cg_log_set_split(UWord* (*client)(UWord*, const UWord*),
-                      void (*thread)(const UWord*, const UWord*))
+                      void (*thread)(const UWord*, const UWord*),
+                      void (*whole)(const UWord*, const UWord*),
+                      Bool always)
 {
    client_stage = client;
    thread_stage = thread;
+   simulate_entries = whole;
+   split_always = always;
 }
 
 Bool cg_log_simulator_running(void)
@@ -466,6 +516,42 @@ static void allocate_chunk(UInt k)
    chunk_start[k] = mem;
 }
 
+/* --sim-split=yes: whether the client thread makes the next chunk's L1
+   stage.  Per chunk, with C the client's own work, L the L1 stage and B
+   the rest: whole, a run goes at the pace of the slower of C and L + B;
+   split, of C + L and B.  The split is faster exactly when C < B (not
+   merely when the simulator is the slower thread: sqlite3 under
+   --cpu=generic waits for the simulator, yet B is the smaller).  C is
+   measured at every hand-over; L and B only on staged chunks, so
+   PROBE_CHUNKS of every PROBE_EVERY are staged whatever the choice.
+   While a chunk handed whole is in the simulator the L1s are its: a
+   staged chunk waits for it (cheap: when the simulator is the slower
+   thread, it does not idle meanwhile; when the client is, little is in
+   the ring). */
+#define PROBE_EVERY  512
+#define PROBE_CHUNKS 4
+
+static Bool client_stages_next(void)
+{
+   ULong below = __atomic_load_n(&below_stage_cycles, __ATOMIC_RELAXED);
+
+   if (!split_always && n_handovers % PROBE_EVERY >= PROBE_CHUNKS
+       && (below == 0 || client_work_cycles >= below))
+      return False;
+   if (__atomic_load_n(&chunks_simulated, __ATOMIC_ACQUIRE)
+       < last_whole_handover) {
+      n_waits_for_whole++;
+      for (;;) {
+         UInt seen = __atomic_load_n(&free_seq, __ATOMIC_ACQUIRE);
+         if (__atomic_load_n(&chunks_simulated, __ATOMIC_ACQUIRE)
+             >= last_whole_handover)
+            break;
+         wait_for_free_chunk(seen);
+      }
+   }
+   return True;
+}
+
 static void hand_over_current(void)
 {
    UInt k = current_chunk;
@@ -473,13 +559,27 @@ static void hand_over_current(void)
 
    if (client_service != NULL)
       client_service();
-   n_handovers++;
-   /* With a simulator thread (which does not run stage one's look-ups:
-      without one, the whole path runs at once below) */
+   /* With a simulator thread (without one, the whole path runs at once
+      below) */
    if (thread_running && client_stage != NULL) {
-      log.cursor = client_stage(chunk_start[k], log.cursor);
-      n_client_staged++;
+      ULong start = cycles_now();
+      if (client_resumed_at != 0)       /* (not at the first hand-over) */
+         client_work_cycles = moving_average(client_work_cycles,
+                                             start - client_resumed_at);
+      handed_over[k].staged = client_stages_next();
+      if (handed_over[k].staged) {
+         start = cycles_now();
+         log.cursor = client_stage(chunk_start[k], log.cursor);
+         l1_stage_cycles = moving_average(l1_stage_cycles,
+                                          cycles_now() - start);
+         n_client_staged++;
+      }
+   } else {
+      handed_over[k].staged = False;
    }
+   n_handovers++;
+   if (!handed_over[k].staged)
+      last_whole_handover = n_handovers;
    /* The entries were stored non-temporally (weakly ordered): all of
       them must be visible before the chunk's end is. */
 #if defined(VGA_amd64)
@@ -516,6 +616,7 @@ static void hand_over_current(void)
    current_chunk = k;
    log.cursor = chunk_start[k];
    log.limit = chunk_start[k] + CHUNK_WORDS;
+   client_resumed_at = cycles_now();
 }
 
 /* The chunk is full: hand it over and continue in the next one. */
@@ -595,9 +696,15 @@ void cg_log_print_stats(void)
              ring_shares_memory ? " (the rest share chunk 0's memory: "
                                   "no memory was left for them)" : "");
    if (client_stage != NULL)
-      VG_(dmsg)("access log split (--sim-split): %llu chunks' L1 look-ups "
+      VG_(dmsg)("access log split (--sim-split=%s): %llu chunks' L1 look-ups "
                 "made in the client thread, the rest in the simulator "
-                "thread\n", n_client_staged);
+                "thread; %llu handed whole; %llu waits for whole ones; "
+                "per chunk, last: client %llu, L1 stage %llu, below %llu, "
+                "whole %llu kcycles\n",
+                split_always ? "always" : "yes", n_client_staged,
+                n_handovers - n_client_staged, n_waits_for_whole,
+                client_work_cycles / 1000, l1_stage_cycles / 1000,
+                below_stage_cycles / 1000, whole_chunk_cycles / 1000);
 }
 
 void cg_log_print_thread_stats(void)

@@ -59,13 +59,17 @@ CG_DECLARE_SIZED_LOG_HELPERS(32)
    before it waits for the simulator. */
 void   cg_log_set_data_profile(void (*simulate)(const UWord*, const UWord*),
                                void (*service)(void));
-/* --sim-split=yes: with a simulator thread, `client` runs over each
-   chunk in the client's thread before its hand-over (the L1s'
-   look-ups), leaving in its place what `thread` runs in the simulator
-   thread (the levels below); it returns the new end of the chunk.
-   Without the thread, chunks are simulated whole, as without this. */
+/* The split (cg_sim.h): `whole` simulates a chunk instead of
+   cg_sim_log_entries; with a simulator thread and --sim-split=yes or
+   always, `client` (NULL: never) may run over a chunk in the client's
+   thread before its hand-over (the L1s' look-ups), leaving in its place
+   what `thread` runs in the simulator thread (the levels below); it
+   returns the new end of the chunk.  `always`: every chunk so; else
+   only where that is faster (cg_log.c, client_stages_next). */
 void   cg_log_set_split(UWord* (*client)(UWord*, const UWord*),
-                        void (*thread)(const UWord*, const UWord*));
+                        void (*thread)(const UWord*, const UWord*),
+                        void (*whole)(const UWord*, const UWord*),
+                        Bool always);
 /* Whether chunks are simulated in a thread of their own (from the
    first full chunk on). */
 Bool   cg_log_simulator_running(void);

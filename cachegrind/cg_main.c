@@ -481,9 +481,11 @@ static void cg_post_clo_init(void)
    if (log_mode)
       cg_log_set_filters(cg_sim_i1(), cg_sim_d1());
    /* The data profile simulates the log its own way */
-   if (log_mode && cg_clo.sim_split && cg_sim_split_applies()
-       && !cg_data_enabled())
-      cg_log_set_split(cg_sim_l1_stage, cg_sim_below_stage);
+   if (log_mode && cg_sim_split_applies() && !cg_data_enabled())
+      cg_log_set_split(cg_clo.sim_split != CG_SPLIT_NEVER ? cg_sim_l1_stage
+                                                          : NULL,
+                       cg_sim_below_stage, cg_sim_log_entries_in_two_passes,
+                       cg_clo.sim_split == CG_SPLIT_ALWAYS);
    cg_log_register_fork_handlers();
    /* The data profile's accesses are not tested by checkers (every
       one is attributed): compiled code keeps its IR tests. */

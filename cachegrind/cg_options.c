@@ -23,7 +23,7 @@ void cg_options_set_defaults(void)
    cg_clo.cache_sim       = !CG_CACHE_SIM_OFF_BY_DEFAULT;
    cg_clo.branch_sim      = False;
    cg_clo.sim_thread      = True;
-   cg_clo.sim_split       = True;
+   cg_clo.sim_split       = CG_SPLIT_WHEN_BEHIND;
    cg_clo.log_chunks      = 64;
    cg_clo.log_alloc_limit = CG_LOG_MAX_CHUNKS;
    cg_clo.hot_threshold   = 0;
@@ -155,7 +155,16 @@ Bool cg_options_process(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--cache-sim",  cg_clo.cache_sim)  {}
    else if VG_BOOL_CLO(arg, "--branch-sim", cg_clo.branch_sim) {}
    else if VG_BOOL_CLO(arg, "--sim-thread", cg_clo.sim_thread) {}
-   else if VG_BOOL_CLO(arg, "--sim-split", cg_clo.sim_split) {}
+   else if VG_STR_CLO(arg, "--sim-split", value) {
+      if (VG_(strcmp)(value, "yes") == 0)
+         cg_clo.sim_split = CG_SPLIT_WHEN_BEHIND;
+      else if (VG_(strcmp)(value, "no") == 0)
+         cg_clo.sim_split = CG_SPLIT_NEVER;
+      else if (VG_(strcmp)(value, "always") == 0)
+         cg_clo.sim_split = CG_SPLIT_ALWAYS;
+      else
+         VG_(fmsg_bad_option)(arg, "the value is yes, no or always\n");
+   }
    else if VG_BINT_CLO(arg, "--log-chunks", cg_clo.log_chunks,
                        2, CG_LOG_MAX_CHUNKS) {}
    else if VG_BINT_CLO(arg, "--log-alloc-limit", cg_clo.log_alloc_limit,
@@ -354,12 +363,13 @@ void cg_options_print_debug_usage(void)
 "    --log-alloc-limit=<n>            allocate at most <n> of those chunks, as\n"
 "                                     if memory ran out: the rest share the\n"
 "                                     first's memory (same counts) [256]\n"
-"    --sim-split=yes|no               where the general path of the cache\n"
+"    --sim-split=yes|no|always        where the general path of the cache\n"
 "                                     models takes the log (a next-line D1\n"
 "                                     prefetcher, under nine), the client thread\n"
-"                                     looks the L1s up before each hand-over and\n"
-"                                     the simulator thread the levels below\n"
-"                                     (same counts) [yes]\n"
+"                                     looks the L1s up before a hand-over and\n"
+"                                     the simulator thread the levels below:\n"
+"                                     while the simulator is the slower (yes),\n"
+"                                     or for every chunk (same counts) [yes]\n"
 "    --sim-vector=yes|no              the simulator of the access log looks\n"
 "                                     up 8-, 12- and 16-way L1 sets with AVX2\n"
 "                                     vector instructions where the host has\n"

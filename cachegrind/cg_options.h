@@ -10,11 +10,14 @@
 #define CG_LOG_MAX_CHUNKS      256   /* --log-chunks */
 #define CG_DATA_MAX_CALLERS    32    /* --data-callers */
 
+/* --sim-split (cg_log.c) */
+enum { CG_SPLIT_NEVER, CG_SPLIT_WHEN_BEHIND, CG_SPLIT_ALWAYS };
+
 typedef struct {
    Bool          cache_sim;
    Bool          branch_sim;
    Bool          sim_thread;      /* simulate the access log in a thread */
-   Bool          sim_split;       /* L1s in the client thread (debug) */
+   Int           sim_split;       /* CG_SPLIT_*: L1s in the client thread */
    Long          log_chunks;      /* chunks in the access log's ring
                                      (debug option; cg_log.c) */
    Long          log_alloc_limit; /* chunks allocated at most, as if

@@ -582,6 +582,21 @@ UWord* cg_sim_l1_stage(UWord* p, const UWord* end)
    return request;
 }
 
+/* A whole chunk in one thread (the simulator's, or the client's without
+   one), in the same two passes: the L1s' look-ups of all its entries,
+   then the levels below for what they left.  Each level sees the same
+   order as through cg_hierarchy_access, entry by entry, and the passes
+   are the lean ones (lru_l1_stage inline): sqlite3 under --cpu=generic
+   spent 4 times as long in a chunk through the general path. */
+void cg_sim_log_entries_in_two_passes(const UWord* from, const UWord* to)
+{
+   /* The chunk is this thread's until it is freed: the requests go
+      over its entries */
+   UWord* end = cg_sim_l1_stage((UWord*)from, to);
+
+   cg_sim_below_stage(from, end);
+}
+
 /* The simulator thread's part: the requests in order */
 void cg_sim_below_stage(const UWord* p, const UWord* end)
 {

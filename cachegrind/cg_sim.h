@@ -112,6 +112,8 @@ void cg_sim_log_entries(const UWord* from, const UWord* to);
 Bool   cg_sim_split_applies(void);
 UWord* cg_sim_l1_stage(UWord* from, const UWord* to);
 void   cg_sim_below_stage(const UWord* from, const UWord* to);
+/* Both stages of a chunk, one after the other, in the calling thread */
+void   cg_sim_log_entries_in_two_passes(const UWord* from, const UWord* to);
 /* For --stats: how the simulator looks up logged L1 accesses */
 void cg_sim_print_l1_lookups(void);
 

@@ -307,14 +307,17 @@ sub default_assoc {
 }
 
 # The split (--sim-split, design.md 2.14): where the general path of the
-# cache models keeps the log (a next-line D1 prefetcher under nine), the
-# client thread looks the L1s up before each hand-over and the simulator
-# thread the levels below.  The reference cannot model these caches
-# (tests/refmodel.t checks the presets, split, against the reference
-# model): here each configuration's output must be the same byte for
-# byte with the split, without it and without the thread, and the split
-# must have run.  Both L1 stages are reached: AVX2 vector look-ups
-# (8- and 12-way) and the general one (4 ways, an I1 under plru).
+# cache models keeps the log (a next-line D1 prefetcher under nine),
+# chunks are simulated in two passes, the L1s' look-ups then the levels
+# below, and the client thread may make the first before handing a
+# chunk over: for every chunk (always), where measured faster (yes), or
+# never (no: the simulator thread makes both).  The reference cannot
+# model these caches (tests/refmodel.t checks the presets against the
+# reference model): here each configuration's output must be the same
+# byte for byte every way and without the thread, and with always the
+# client's stage must have run.  Both L1 stages are reached: AVX2
+# vector look-ups (8- and 12-way) and the general one (4 ways, an I1
+# under plru).
 {
     my @configs = (['--cpu=generic'],
                    ['--cpu=generic', '--I1-policy=plru'],
@@ -327,12 +330,13 @@ sub default_assoc {
         for my $c (@configs) {
             my $label = "$name @$c";
             my %out;
-            for my $way (['split', []], ['not split', ['--sim-split=no']],
+            for my $way (['split', ['--sim-split=always']], ['chosen', []],
+                         ['not split', ['--sim-split=no']],
                          ['no thread', ['--sim-thread=no']]) {
                 my $res = run_ours(['--stats=yes', @$c, @{ $way->[1] }], [$prog]);
                 my ($main) = grep { $_->{name} =~ /^cg\.out\.\d+$/ } @{ $res->{files} || [] };
                 $out{ $way->[0] } = $main ? $main->{content} : undef;
-                my ($staged) = $res->{stderr} =~ /access log split \(--sim-split\): (\d+) chunks/;
+                my ($staged) = $res->{stderr} =~ /access log split \(--sim-split=\w+\): (\d+) chunks/;
                 if ($way->[0] eq 'split') {
                     SKIP: {
                         skip $one_cpu, 1 if $one_cpu;
@@ -344,6 +348,7 @@ sub default_assoc {
                 }
             }
             ok(defined $out{split} && $out{split} =~ /^summary: [1-9]/m, "$label: a main file");
+            is($out{split}, $out{chosen}, "$label: the same file with --sim-split=yes (chunks split or whole as measured)");
             is($out{split}, $out{'not split'}, "$label: the same file with --sim-split=no");
             is($out{split}, $out{'no thread'}, "$label: the same file with --sim-thread=no");
         }
@@ -358,7 +363,7 @@ sub default_assoc {
     is(_status($res), 'exit 1', '--sim-split=maybe: exit status 1');
     like($res->{stderr}, qr/Bad option: --sim-split=maybe/, '--sim-split=maybe: names the option');
     my $debug = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
-    like($debug->{out}, qr/^    --sim-split=yes\|no +where the general path .*?\[yes\]$/ms,
+    like($debug->{out}, qr/^    --sim-split=yes\|no\|always +where the general path .*?\[yes\]$/ms,
          '--help-debug lists --sim-split with its default');
 }
 
