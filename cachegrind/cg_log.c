@@ -129,8 +129,22 @@ static volatile UInt work_seq OWN_LINE;
 static volatile UInt simulator_sleeping;
 static volatile UInt free_seq OWN_LINE;
 static volatile UInt client_waiting;
+static volatile UInt client_waiting_at;   /* free_seq when it began */
+/* For --stats=yes: the simulator's sleeps, the client's wake-ups of it */
+static volatile ULong simulator_sleeps;
+static ULong  simulator_wakes;
 
-#define SPINS_BEFORE_SLEEP 20000   /* a few hundred microseconds */
+/* The simulator thread sleeps when it has nothing to do, after a spin
+   of this many pauses (a few microseconds); the client wakes it once
+   this many chunks wait (at most half the ring), or before it waits. */
+#define SIMULATOR_SPINS 200
+#define WAKE_BATCH      8
+/* A client waiting for room spins this long first (a few hundred
+   microseconds: a sleep and a wake-up are two system calls and a
+   reschedule), then sleeps until FREE_BATCH chunks are free, or the
+   simulator has nothing left */
+#define SPINS_BEFORE_SLEEP 20000
+#define FREE_BATCH 4
 
 /*------------------------------------------------------------*/
 /*--- Raw system calls (amd64 Linux)                       ---*/
@@ -285,6 +299,48 @@ static void simulate_chunk(UInt k,
 /* The simulator thread: takes the chunks in order, forever.  It blocks
    every signal (they are the client's) and calls nothing that
    allocates, prints or takes a lock: only the cache models. */
+/* Chunk k, timed for the split's choice (client_stages_next) */
+static void simulate_timed(UInt k)
+{
+   Bool staged = handed_over[k].staged;
+   ULong start = cycles_now();
+   volatile ULong* average = staged ? &below_stage_cycles
+                                    : &whole_chunk_cycles;
+
+   simulate_chunk(k, staged ? thread_stage : simulate_entries);
+   /* (read by the client thread: a word, stored whole) */
+   __atomic_store_n(average, moving_average(*average, cycles_now() - start),
+                    __ATOMIC_RELAXED);
+}
+
+/* Nothing to simulate: a short spin catches a chunk on its way, then
+   the thread sleeps until the client wakes it, which it does once
+   WAKE_BATCH chunks wait, or before it waits itself.  (Spinning until
+   the next chunk, as long as a few hundred microseconds, made the
+   thread's CPU time that of the client's waits on programs the client
+   sets the pace of.) */
+static void idle_until_handed(UInt k)
+{
+   UInt seen;
+   Int spins;
+
+   for (spins = 0; spins < SIMULATOR_SPINS; spins++) {
+      if (chunk_ready(k))
+         return;
+      __asm__ volatile ("pause");
+   }
+   seen = __atomic_load_n(&work_seq, __ATOMIC_ACQUIRE);
+   __atomic_store_n(&simulator_sleeping, 1, __ATOMIC_SEQ_CST);
+   /* Sequentially consistent, as the client's store of a chunk's end
+      and its load of simulator_sleeping: one of the two threads sees
+      the other's store (a plain load on x86-64). */
+   if (__atomic_load_n(&handed_over[k].end, __ATOMIC_SEQ_CST) == 0) {
+      __atomic_add_fetch(&simulator_sleeps, 1, __ATOMIC_RELAXED);
+      futex_wait(&work_seq, seen);
+   }
+   __atomic_store_n(&simulator_sleeping, 0, __ATOMIC_RELAXED);
+}
+
 void cg_log_simulator_main(void);
 void cg_log_simulator_main(void)
 {
@@ -294,47 +350,19 @@ void cg_log_simulator_main(void)
    raw_syscall4(SYS_RT_SIGPROCMASK, 2 /* SIG_SETMASK */, (long)&all_signals,
                 0, sizeof all_signals);
    for (;;) {
+      UInt freed;
       if (!chunk_ready(k)) {
-         /* Waking a sleeping thread costs the client thread a system
-            call (and, in a virtual machine, much more): stay awake for
-            a while first, since chunks come every few hundred
-            microseconds while the client runs. */
-         Int spins;
-         for (spins = 0; spins < SPINS_BEFORE_SLEEP && !chunk_ready(k);
-              spins++)
-            __asm__ volatile ("pause");
-      }
-      if (!chunk_ready(k)) {
-         UInt seen = __atomic_load_n(&work_seq, __ATOMIC_ACQUIRE);
-         __atomic_store_n(&simulator_sleeping, 1, __ATOMIC_SEQ_CST);
-         /* Sequentially consistent, as the client's bump of work_seq
-            and its load of simulator_sleeping: one of the two threads
-            sees the other's store (a plain load on x86-64). */
-         if (__atomic_load_n(&handed_over[k].end, __ATOMIC_SEQ_CST) == 0)
-            futex_wait(&work_seq, seen);
-         __atomic_store_n(&simulator_sleeping, 0, __ATOMIC_RELAXED);
+         idle_until_handed(k);
          continue;
       }
-      if (handed_over[k].staged) {
-         ULong start = cycles_now();
-         simulate_chunk(k, thread_stage);
-         /* (read by the client thread: a word, stored whole) */
-         __atomic_store_n(&below_stage_cycles,
-                          moving_average(below_stage_cycles,
-                                         cycles_now() - start),
-                          __ATOMIC_RELAXED);
-      } else {
-         ULong start = cycles_now();
-         simulate_chunk(k, simulate_entries);
-         __atomic_store_n(&whole_chunk_cycles,
-                          moving_average(whole_chunk_cycles,
-                                         cycles_now() - start),
-                          __ATOMIC_RELAXED);
-      }
-      __atomic_add_fetch(&free_seq, 1, __ATOMIC_SEQ_CST);
-      if (__atomic_load_n(&client_waiting, __ATOMIC_SEQ_CST))
-         futex_wake(&free_seq);
+      simulate_timed(k);
+      freed = __atomic_add_fetch(&free_seq, 1, __ATOMIC_SEQ_CST);
       k = (k + 1) % n_chunks;
+      /* A waiting client is woken once FREE_BATCH chunks are free
+         since it began to wait, or when nothing is left to do */
+      if (__atomic_load_n(&client_waiting, __ATOMIC_SEQ_CST)
+          && (freed - client_waiting_at >= FREE_BATCH || !chunk_ready(k)))
+         futex_wake(&free_seq);
    }
 }
 
@@ -400,6 +428,16 @@ static void start_simulator_thread(void)
    is the slower thread: the client spins that long first, on its own
    core, instead of paying a sleep and a wake-up (two system calls and a
    reschedule) for each chunk. */
+static void wake_simulator(void)
+{
+#if defined(VGA_amd64)
+   if (__atomic_load_n(&simulator_sleeping, __ATOMIC_SEQ_CST)) {
+      simulator_wakes++;
+      futex_wake(&work_seq);
+   }
+#endif
+}
+
 static void wait_for_free_chunk(UInt seen)
 {
 #if defined(VGA_amd64)
@@ -407,11 +445,14 @@ static void wait_for_free_chunk(UInt seen)
 
    if (client_service != NULL)
       client_service();
+   /* It may sleep with chunks handed over (fewer than WAKE_BATCH) */
+   wake_simulator();
    for (spins = 0; spins < SPINS_BEFORE_SLEEP; spins++) {
       if (__atomic_load_n(&free_seq, __ATOMIC_ACQUIRE) != seen)
          return;
       __asm__ volatile ("pause");
    }
+   __atomic_store_n(&client_waiting_at, seen, __ATOMIC_RELAXED);
    __atomic_store_n(&client_waiting, 1, __ATOMIC_SEQ_CST);
    futex_wait(&free_seq, seen);
    __atomic_store_n(&client_waiting, 0, __ATOMIC_RELAXED);
@@ -588,11 +629,11 @@ static void hand_over_current(void)
    __atomic_store_n(&handed_over[k].end, (UWord)log.cursor,
                     __ATOMIC_RELEASE);
    if (thread_running) {
-#if defined(VGA_amd64)
+      UInt batch = n_chunks / 2 < WAKE_BATCH ? n_chunks / 2 : WAKE_BATCH;
       __atomic_add_fetch(&work_seq, 1, __ATOMIC_SEQ_CST);
-      if (__atomic_load_n(&simulator_sleeping, __ATOMIC_SEQ_CST))
-         futex_wake(&work_seq);
-#endif
+      if (n_handovers - __atomic_load_n(&chunks_simulated, __ATOMIC_ACQUIRE)
+          >= batch)
+         wake_simulator();
    } else {
       /* Simulated already: the same chunk is free again. */
       simulate_chunk(k, simulate_entries);
@@ -695,6 +736,11 @@ void cg_log_print_stats(void)
              n_waits_for_room, n_chunks, chunks_allocated,
              ring_shares_memory ? " (the rest share chunk 0's memory: "
                                   "no memory was left for them)" : "");
+   if (thread_running)
+      VG_(dmsg)("simulator thread: slept %llu times when it had nothing to "
+                "do, woken %llu times by the client\n",
+                __atomic_load_n(&simulator_sleeps, __ATOMIC_RELAXED),
+                simulator_wakes);
    if (client_stage != NULL)
       VG_(dmsg)("access log split (--sim-split=%s): %llu chunks' L1 look-ups "
                 "made in the client thread, the rest in the simulator "
