@@ -139,11 +139,13 @@ static ULong  simulator_wakes;
    this many chunks wait (at most half the ring), or before it waits. */
 #define SIMULATOR_SPINS 200
 #define WAKE_BATCH      8
-/* A client waiting for room spins this long first (a few hundred
+/* A client waiting for room spins this long first (some tens of
    microseconds: a sleep and a wake-up are two system calls and a
    reschedule), then sleeps until FREE_BATCH chunks are free, or the
-   simulator has nothing left */
-#define SPINS_BEFORE_SLEEP 20000
+   simulator has nothing left.  20,000 pauses (a few hundred
+   microseconds) cost matrix_walk under --cpu=generic a fifth more CPU
+   time at the same wall time. */
+#define SPINS_BEFORE_SLEEP 1000
 #define FREE_BATCH 4
 
 /*------------------------------------------------------------*/
@@ -424,10 +426,8 @@ static void start_simulator_thread(void)
 /*------------------------------------------------------------*/
 
 /* Only reached with a simulator thread, which frees chunks. */
-/* The simulator frees a chunk every few hundred microseconds when it
-   is the slower thread: the client spins that long first, on its own
-   core, instead of paying a sleep and a wake-up (two system calls and a
-   reschedule) for each chunk. */
+/* The client's waits (SPINS_BEFORE_SLEEP, FREE_BATCH); the
+   simulator's sleeps (SIMULATOR_SPINS, WAKE_BATCH). */
 static void wake_simulator(void)
 {
 #if defined(VGA_amd64)
