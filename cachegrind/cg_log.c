@@ -298,9 +298,6 @@ static void simulate_chunk(UInt k,
 }
 
 #if defined(VGA_amd64)
-/* The simulator thread: takes the chunks in order, forever.  It blocks
-   every signal (they are the client's) and calls nothing that
-   allocates, prints or takes a lock: only the cache models. */
 /* Chunk k, timed for the split's choice (client_stages_next) */
 static void simulate_timed(UInt k)
 {
@@ -343,6 +340,9 @@ static void idle_until_handed(UInt k)
    __atomic_store_n(&simulator_sleeping, 0, __ATOMIC_RELAXED);
 }
 
+/* The simulator thread: takes the chunks in order, forever.  It blocks
+   every signal (they are the client's) and calls nothing that
+   allocates, prints or takes a lock: only the cache models. */
 void cg_log_simulator_main(void);
 void cg_log_simulator_main(void)
 {
