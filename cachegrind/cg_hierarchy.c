@@ -28,13 +28,17 @@
 
 enum { LEVEL_I1, LEVEL_D1, LEVEL_L2, LEVEL_LL, N_LEVELS };
 
+/* A line of its own each: the simulator thread writes L2's stream
+   prefetcher state at every L2 access, which sat on the line of D1's
+   pf_event that the client thread reads at every D1 prefetch under
+   --sim-split (a quarter of that thread's time on matrix_walk). */
 typedef struct {
    CacheLevel*  cache;
    PolicyLevel* policy;        /* NULL: LRU */
    Bool         has_prefetcher;
-   CgPrefetcher prefetcher;
    UInt         pf_event;      /* its issued prefetches; useful ones + 1 */
-} Level;
+   CgPrefetcher prefetcher;
+} CG_OWN_LINE Level;
 
 /* What one access did at a level, for its prefetcher */
 typedef struct {

@@ -55,22 +55,21 @@
 #include "cg_log_entry.h"
 #include "cg_options.h"
 #include "cg_sim.h"
+#include "cg_tool.h"
 #include "cg_vgcompat.h"
 
 #define CHUNK_WORDS    (1 << 15)        /* 256 KiB: 16384 entries */
 
 /* The two threads share only the hand-over words below, each on a
-   cache line of its own: a word the simulator polls must not sit next
-   to one the client thread writes at every access (false sharing made
+   cache line of its own (CG_OWN_LINE): a word the simulator polls must
+   not sit next to one the client thread writes at every access (false sharing made
    every logged access wait for the other core). */
-#define CACHE_LINE 64
-#define OWN_LINE   __attribute__((aligned(CACHE_LINE)))
 
 /* Client thread only.  Read and written at every logged access. */
 static struct {
    UWord* cursor;   /* next free entry */
    UWord* limit;    /* end of the current chunk */
-} log OWN_LINE;
+} log CG_OWN_LINE;
 
 /* Client thread only. */
 static Bool   log_enabled;
@@ -115,8 +114,8 @@ static void (*thread_stage)(const UWord* from, const UWord* to);
 static struct {
    volatile UWord end;
    Bool staged;
-   UChar pad[CACHE_LINE - sizeof(UWord) - sizeof(Bool)];
-} handed_over[CG_LOG_MAX_CHUNKS] OWN_LINE;
+   UChar pad[CG_CACHE_LINE - sizeof(UWord) - sizeof(Bool)];
+} handed_over[CG_LOG_MAX_CHUNKS] CG_OWN_LINE;
 
 /* Futex words: bumped after a hand-over / after a chunk is freed; and
    whether the other side may be asleep on them.  Each side sets its
@@ -124,10 +123,10 @@ static struct {
    then looks at the flag (both with full barriers), so a hand-over is
    never missed. */
 /* Chunks simulated so far, by either thread (read by the client). */
-static volatile ULong chunks_simulated OWN_LINE;
-static volatile UInt work_seq OWN_LINE;
+static volatile ULong chunks_simulated CG_OWN_LINE;
+static volatile UInt work_seq CG_OWN_LINE;
 static volatile UInt simulator_sleeping;
-static volatile UInt free_seq OWN_LINE;
+static volatile UInt free_seq CG_OWN_LINE;
 static volatile UInt client_waiting;
 static volatile UInt client_waiting_at;   /* free_seq when it began */
 /* For --stats=yes: the simulator's sleeps, the client's wake-ups of it */

@@ -57,7 +57,11 @@ static Bool every_access_reaches_model;
 /* A stride prefetcher (PC-indexed): accesses come with their
    instruction's address; D1's sees every data access, hits included */
 static Bool data_needs_pc, every_data_access_reaches_model;
-static PolicyLevel ll_policy, i1_policy, d1_policy, l2_policy;
+/* A line each: a policy's random state is written at every look-up,
+   L1s' in the client thread under --sim-split, the others' in the
+   simulator thread */
+static PolicyLevel ll_policy CG_OWN_LINE, i1_policy CG_OWN_LINE,
+                   d1_policy CG_OWN_LINE, l2_policy CG_OWN_LINE;
 static Bool i1_has_policy, d1_has_policy;
 
 #if defined(VGA_amd64)

@@ -56,6 +56,13 @@
 #define CG_PACKAGE_VERSION "0.1.0"
 #endif
 
+/* State that one thread writes while the other reads or writes other
+   state near it gets a cache line of its own: the two threads (the
+   program's and the simulator, cg_log.c) otherwise pass the line back
+   and forth at every access (false sharing). */
+#define CG_CACHE_LINE 64
+#define CG_OWN_LINE   __attribute__((aligned(CG_CACHE_LINE)))
+
 /*------------------------------------------------------------*/
 /*--- Events counted per cost centre                       ---*/
 /*------------------------------------------------------------*/
