@@ -193,6 +193,21 @@ static inline Bool cg_cache_ref_missed(CacheLevel* level, Addr addr,
    return True; /* not reached */
 }
 
+/* Asks the host to load the first way of `addr`'s set; the model does
+   not change.  A large LL's tags (34 MB of them for a 264 MB LL) are
+   mostly not in the host's caches, and its look-up waited for memory
+   at almost every L1 miss: issued some accesses ahead, the load
+   overlaps with the work between. */
+static inline void cg_cache_prefetch_set(const CacheLevel* level, Addr addr)
+{
+   UWord set_index = (addr >> level->line_bits) & level->set_mask;
+
+   if (level->narrow != NULL)
+      __builtin_prefetch(level->narrow + set_index * level->assoc);
+   else
+      __builtin_prefetch(level->tags + set_index * level->assoc);
+}
+
 /* For the inclusion modes (cg_hierarchy.c), on a level of full-width
    tags.  CG_NO_BLOCK is no block number (those are below 2^60): the tag
    of an empty way, and the mirror value of a set compiled code must not

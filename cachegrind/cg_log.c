@@ -62,8 +62,8 @@
 
 /* The two threads share only the hand-over words below, each on a
    cache line of its own (CG_OWN_LINE): a word the simulator polls must
-   not sit next to one the client thread writes at every access (false sharing made
-   every logged access wait for the other core). */
+   not sit next to one the client thread writes at every access (false
+   sharing made every logged access wait for the other core). */
 
 /* Client thread only.  Read and written at every logged access. */
 static struct {

@@ -262,6 +262,40 @@ for my $geom (['--I1=32768,8,64', '--D1=49152,12,64'],
     }
 }
 
+# LL sets loaded ahead (cg_sim.c, cg_cache_prefetch_set): after a chunk
+# whose entries missed an L1 more than once in four, with an LL of more
+# than 1 MiB of tags.  Only a speed matter: the counts must be the
+# reference's with it (a 16 MB LL) and without (8 MB: 1 MiB of tags);
+# pointer_chase misses D1 at almost every logged access, so all its
+# chunks after the first take it, and none of them with the small LL.
+for my $ll (['--LL=16777216,16,64', 'all but the first'],
+            ['--LL=8388608,16,64', 'none']) {
+    my ($geom, $which) = @$ll;
+    matches_reference("$geom: pointer_chase, LL sets loaded ahead in $which",
+                      [$progs->{'pointer_chase-O2'}], [], common => [$geom],
+                      expect_files => 1);
+    my $res = run_ours(['--stats=yes', $geom], [$progs->{'pointer_chase-O2'}]);
+    my ($ahead, $chunks) = $res->{stderr}
+        =~ /^--\d+-- LL sets loaded ahead: in (\d+) of (\d+) chunks simulated entry by entry$/m;
+    ok(defined $chunks && $chunks >= 3, "$geom: --stats=yes counts the chunks ("
+       . ($chunks // 'no line') . ')');
+    is($ahead // -1, $which eq 'none' ? 0 : ($chunks // 0) - 1,
+       "$geom: LL sets loaded ahead in $which chunks");
+}
+{
+    # The presets' L1s take the general path, whose set searches use
+    # AVX2 where the host has it
+    my $res = run_ours(['--stats=yes', '--cpu=zen3'], [$progs->{'matrix_walk-O2'}]);
+    my ($lookups) = $res->{stderr} =~ /^--\d+-- simulator L1 look-ups: (.*)$/m;
+    SKIP: {
+        skip $no_avx2, 1 if $avx2_hidden;
+        is($lookups // '(no such line)',
+           $host_avx2 ? "the general path's (AVX2 set searches)"
+                      : 'scalar (the host has no AVX2)',
+           '--cpu=zen3: --stats=yes names the general path\'s look-ups');
+    }
+}
+
 # "I1 AVX2 (8 ways)" or "D1 scalar (4 ways)": how a level given in
 # --I1=/--D1= is looked up with AVX2 (the default I1 here is 8-way).
 sub lookup_of {
