@@ -278,6 +278,22 @@ static inline ULong moving_average(ULong average, ULong value)
           : (ULong)((Long)average + ((Long)value - (Long)average) / 8);
 }
 
+/* The same for the stages' times, which are measured only on chunks of
+   their kind: perhaps 4 in 512 (the probes), which must count, while
+   one chunk may take many times the usual (the first staged chunk of
+   matrix_walk under --cpu=generic faulted in the tags of L2 and LL:
+   twenty times; a preempted thread).  So a sample weighs 1/2 but counts
+   as at most twice the average: at 1/8 and unbounded, that first chunk
+   kept the estimate off for 3,000 chunks. */
+static inline ULong stage_average(ULong average, ULong value)
+{
+   if (average == 0)
+      return value;
+   if (value > 2 * average)
+      value = 2 * average;
+   return (average + value) / 2;
+}
+
 static Bool chunk_ready(UInt k)
 {
    return __atomic_load_n(&handed_over[k].end, __ATOMIC_ACQUIRE) != 0;
@@ -307,7 +323,7 @@ static void simulate_timed(UInt k)
 
    simulate_chunk(k, staged ? thread_stage : simulate_entries);
    /* (read by the client thread: a word, stored whole) */
-   __atomic_store_n(average, moving_average(*average, cycles_now() - start),
+   __atomic_store_n(average, stage_average(*average, cycles_now() - start),
                     __ATOMIC_RELAXED);
 }
 
@@ -557,26 +573,47 @@ static void allocate_chunk(UInt k)
 }
 
 /* --sim-split=yes: whether the client thread makes the next chunk's L1
-   stage.  Per chunk, with C the client's own work, L the L1 stage and B
-   the rest: whole, a run goes at the pace of the slower of C and L + B;
-   split, of C + L and B.  The split is faster exactly when C < B (not
-   merely when the simulator is the slower thread: sqlite3 under
-   --cpu=generic waits for the simulator, yet B is the smaller).  C is
-   measured at every hand-over; L and B only on staged chunks, so
-   PROBE_CHUNKS of every PROBE_EVERY are staged whatever the choice.
-   While a chunk handed whole is in the simulator the L1s are its: a
-   staged chunk waits for it (cheap: when the simulator is the slower
-   thread, it does not idle meanwhile; when the client is, little is in
-   the ring). */
-#define PROBE_EVERY  512
-#define PROBE_CHUNKS 4
+   stage.  Per chunk, with C the client's own work, L its L1 stage, B
+   the simulator's stage below the L1s and W a whole chunk in the
+   simulator: whole, a run goes at the pace of the slower of C and W;
+   split, of C + L and B.  (W is not L + B: the L1 stage costs the
+   client about twice what it costs the simulator, whose caches keep the
+   L1s' tags.  Choosing by C < B alone split pointer_chase's chunks
+   under --cpu=generic where whole ones were faster: 2.78 s against
+   2.10 s split never.)  C is measured at every hand-over, W on whole
+   chunks, L and B only on staged ones, so PROBE_CHUNKS of every
+   PROBE_EVERY are staged whatever the choice.  While a chunk handed
+   whole is in the simulator the L1s are its: a staged chunk waits for
+   it, and the simulator may meanwhile empty the ring, which the client
+   then refills alone; so from whole chunks to staged ones only for a
+   gain of more than 1 / SWITCH_MARGIN. */
+#define PROBE_EVERY   512
+#define PROBE_CHUNKS  4
+#define SWITCH_MARGIN 8
+
+static Bool split_is_faster(void)
+{
+   ULong below = __atomic_load_n(&below_stage_cycles, __ATOMIC_RELAXED);
+   ULong whole = __atomic_load_n(&whole_chunk_cycles, __ATOMIC_RELAXED);
+   ULong split_pace, whole_pace;
+
+   if (below == 0)
+      return False;                /* not measured yet */
+   if (whole == 0)
+      whole = l1_stage_cycles + below;
+   split_pace = client_work_cycles + l1_stage_cycles;
+   if (below > split_pace)
+      split_pace = below;
+   whole_pace = client_work_cycles > whole ? client_work_cycles : whole;
+   if (last_whole_handover == n_handovers)   /* the last chunk was whole */
+      return split_pace + split_pace / SWITCH_MARGIN < whole_pace;
+   return split_pace < whole_pace;
+}
 
 static Bool client_stages_next(void)
 {
-   ULong below = __atomic_load_n(&below_stage_cycles, __ATOMIC_RELAXED);
-
    if (!split_always && n_handovers % PROBE_EVERY >= PROBE_CHUNKS
-       && (below == 0 || client_work_cycles >= below))
+       && !split_is_faster())
       return False;
    if (__atomic_load_n(&chunks_simulated, __ATOMIC_ACQUIRE)
        < last_whole_handover) {
@@ -610,8 +647,8 @@ static void hand_over_current(void)
       if (handed_over[k].staged) {
          start = cycles_now();
          log.cursor = client_stage(chunk_start[k], log.cursor);
-         l1_stage_cycles = moving_average(l1_stage_cycles,
-                                          cycles_now() - start);
+         l1_stage_cycles = stage_average(l1_stage_cycles,
+                                         cycles_now() - start);
          n_client_staged++;
       }
    } else {
