@@ -110,9 +110,10 @@ static void free_tags(void* tags, SizeT bytes, Bool mapped)
 
 /* Narrow tags hold a block number without its set bits in 32 bits
    (0xFFFFFFFF and above widen the level).  Where addresses have a known
-   width (addr_bits > 0), they are used only if every block fits, so
-   that the level never widens: widening allocates, which the simulator
-   thread must not. */
+   width (addr_bits > 0: the log's, simulated in the simulator thread,
+   which must not allocate), either every block fits, or the full-width
+   array is reserved at the start for the widening (wide_spare: a fresh
+   mapping, which costs no memory until it is touched). */
 static Bool narrow_tags_allowed(const CacheLevel* level, Int addr_bits)
 {
    return addr_bits == 0
@@ -137,8 +138,13 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    init_mirror(level, mirror);
    level->sim_writes_mru = mirrored;
    level->search_vectors = 0;
+   level->wide_spare = NULL;
+   if (!mirrored && n_tags >= NARROW_TAGS_FROM
+       && !narrow_tags_allowed(level, addr_bits))
+      level->wide_spare = cg_shadow_alloc(n_tags * sizeof(UWord));
    if (mirrored || n_tags < NARROW_TAGS_FROM
-       || !narrow_tags_allowed(level, addr_bits)) {
+       || (!narrow_tags_allowed(level, addr_bits)
+           && level->wide_spare == NULL)) {
       level->narrow = NULL;
       level->tags = new_zeroed_tags(n_tags * sizeof(UWord), &mapped);
       return;
@@ -150,16 +156,27 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
       level->narrow[way] = 1;          /* set 0 holds block 0 */
 }
 
+/* A narrow level's full-width array: the reserved one if there is one */
+static UWord* new_full_tags(CacheLevel* level, SizeT n_tags)
+{
+   UWord* tags = level->wide_spare;
+   Bool mapped;
+
+   if (tags == NULL)
+      return new_zeroed_tags(n_tags * sizeof(UWord), &mapped);
+   level->wide_spare = NULL;
+   return tags;
+}
+
 void cg_cache_level_use_full_tags(CacheLevel* level)
 {
    SizeT n_tags = (level->set_mask + 1) * (SizeT)level->assoc;
-   Bool mapped;
 
    if (level->narrow == NULL)
       return;
    free_tags(level->narrow, n_tags * sizeof(UInt), level->narrow_mapped);
    level->narrow = NULL;
-   level->tags = new_zeroed_tags(n_tags * sizeof(UWord), &mapped);
+   level->tags = new_full_tags(level, n_tags);
 }
 
 /* Full-width tags from here on; exact, because a narrow tag and its set
@@ -167,8 +184,7 @@ void cg_cache_level_use_full_tags(CacheLevel* level)
 static void widen_tags(CacheLevel* level)
 {
    SizeT n_tags = (level->set_mask + 1) * (SizeT)level->assoc;
-   Bool mapped;
-   UWord* tags = new_zeroed_tags(n_tags * sizeof(UWord), &mapped);
+   UWord* tags = new_full_tags(level, n_tags);
    SizeT i;
 
    for (i = 0; i < n_tags; i++) {

@@ -22,6 +22,9 @@ typedef struct _CacheLevel {
    UWord*       tags;       /* n_sets * assoc block numbers, or NULL */
    UInt*        narrow;     /* or the same in half the memory (see below) */
    Bool         narrow_mapped;  /* `narrow` is an anonymous mapping */
+   UWord*       wide_spare; /* narrow tags' full-width array, reserved
+                               (untouched) where widening must not
+                               allocate, or NULL */
    UWord*       mru;        /* a copy of each set's first tag (see
                                cg_cache_mru_slot), or NULL if compiled
                                code never reads it */

@@ -24,7 +24,7 @@ void cg_options_set_defaults(void)
    cg_clo.branch_sim      = False;
    cg_clo.sim_thread      = True;
    cg_clo.sim_split       = CG_SPLIT_WHEN_BEHIND;
-   cg_clo.log_chunks      = 64;
+   cg_clo.log_chunks      = 32;
    cg_clo.log_alloc_limit = CG_LOG_MAX_CHUNKS;
    cg_clo.hot_threshold   = 0;
    cg_clo.inline_miss_paths = 4 * 1024 * 1024;
@@ -359,7 +359,7 @@ void cg_options_print_debug_usage(void)
 "    --log-chunks=<n>                 the access log's ring holds <n> chunks of\n"
 "                                     16384 accesses (256 KiB each) for the\n"
 "                                     simulator thread: more ride out longer\n"
-"                                     pauses of that thread (same counts) [64]\n"
+"                                     pauses of that thread (same counts) [32]\n"
 "    --log-alloc-limit=<n>            allocate at most <n> of those chunks, as\n"
 "                                     if memory ran out: the rest share the\n"
 "                                     first's memory (same counts) [256]\n"

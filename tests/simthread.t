@@ -110,15 +110,15 @@ for my $opt (qw(O0 O2)) {
     ($parent) = thread_report([$bin{O2}], []);
     my ($handed, $n, $allocated) =
         ($parent // '') =~ /^access log: (\d+) chunks .*; ring of (\d+) chunks, (\d+) allocated$/;
-    is($n, 64, 'default: a ring of 64 chunks');
+    is($n, 32, 'default: a ring of 32 chunks');
     SKIP: {
         skip $one_cpu, 1 if $one_cpu;
-        is($allocated, ($handed // 0) + 1 < 64 ? ($handed // 0) + 1 : 64,
+        is($allocated, ($handed // 0) + 1 < 32 ? ($handed // 0) + 1 : 32,
            'default: a chunk is allocated when the log first reaches it')
             or diag($parent);
     }
     ($parent) = thread_report([$bin{O2}], ['--sim-thread=no']);
-    like($parent // '', qr/^access log: \d{2,} chunks .*; ring of 64 chunks, 1 allocated$/,
+    like($parent // '', qr/^access log: \d{2,} chunks .*; ring of 32 chunks, 1 allocated$/,
          '--sim-thread=no: the log stays in its first chunk');
     for my $bad (qw(1 257 many)) {
         my $res = run_ours(["--log-chunks=$bad"], ['/bin/true']);
@@ -127,7 +127,7 @@ for my $opt (qw(O0 O2)) {
              "--log-chunks=$bad: names the option");
     }
     my $debug = run_captured(top_dir(), ours_valgrind(), '--tool=cachegrind', '--help-debug');
-    like($debug->{out}, qr/^    --log-chunks=<n> +the access log's ring .*?\[64\]$/ms,
+    like($debug->{out}, qr/^    --log-chunks=<n> +the access log's ring .*?\[32\]$/ms,
          '--help-debug lists --log-chunks with its default');
 }
 
@@ -143,7 +143,7 @@ for my $limit (1, 3) {
     SKIP: {
         skip $one_cpu, 1 if $one_cpu;
         my ($parent) = thread_report([$bin{O2}], ["--log-alloc-limit=$limit"]);
-        like($parent // '', qr/; ring of 64 chunks, $limit allocated \(the rest share chunk 0's memory: no memory was left for them\)$/,
+        like($parent // '', qr/; ring of 32 chunks, $limit allocated \(the rest share chunk 0's memory: no memory was left for them\)$/,
              "--log-alloc-limit=$limit: $limit chunks allocated, the rest shared")
             or diag($parent);
     }
@@ -220,8 +220,9 @@ for my $geom (['--D1=8388608,8,64'], ['--I1=8388608,8,64']) {
 }
 
 # An LL whose narrow tags could not hold every 56-bit address (8192
-# sets of 64 bytes) keeps full-width tags with the log: the simulator
-# thread must never switch (that allocates).  Same counts either way.
+# sets of 64 bytes) has its full-width array reserved with the log (the
+# simulator thread must never allocate; the switch takes that array).
+# Same counts either way.
 matches_reference('small LL with the log', [$progs->{'pointer_chase-O2'}], [],
                   common => ['--LL=8388608,16,64'], expect_files => 1);
 
