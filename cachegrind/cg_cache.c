@@ -6,6 +6,8 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "cg_cache.h"
 #include "cg_vgcompat.h"
 
@@ -83,6 +85,28 @@ static void init_mirror(CacheLevel* level, MirrorLayout layout)
    on a host whose LL is 512 MB). */
 #define ZERO_PAGES_FROM (1 << 20)
 
+/* Linux's madvise(2) advice, which the core's headers do not name */
+#define MADVICE_HUGEPAGE 14
+#define HUGE_PAGE        ((SizeT)2 << 20)
+#define HUGE_PAGES_FROM  ((SizeT)4 << 20)
+
+/* Asks Linux to back the whole 2 MB pages inside a large mapped tag
+   array with huge pages (where transparent huge pages are allowed "on
+   madvise"; elsewhere nothing changes).  A host-sized LL's look-ups
+   touch its sets at random, a TLB miss each with 4 KB pages, whose page
+   walk the look-up (and its prefetch) waits for: pointer_chase 600 laps
+   with a 264 MB LL, 2.08 -> 1.92 s CPU, medians of 7; python's peak RSS
+   91.7 -> 92.8 MB (a touched set brings in 2 MB, not 4 KB). */
+static void advise_huge_pages(void* mem, SizeT bytes)
+{
+   Addr from = ((Addr)mem + HUGE_PAGE - 1) & ~(Addr)(HUGE_PAGE - 1);
+   Addr to = ((Addr)mem + bytes) & ~(Addr)(HUGE_PAGE - 1);
+
+   if (bytes >= HUGE_PAGES_FROM && to > from)
+      (void)VG_(do_syscall)(__NR_madvise, from, to - from, MADVICE_HUGEPAGE,
+                            0, 0, 0, 0, 0);
+}
+
 static void* new_zeroed_tags(SizeT bytes, Bool* mapped)
 {
    void* tags;
@@ -91,12 +115,23 @@ static void* new_zeroed_tags(SizeT bytes, Bool* mapped)
    if (bytes >= ZERO_PAGES_FROM) {
       tags = cg_shadow_alloc(bytes);
       if (tags != NULL) {
+         advise_huge_pages(tags, bytes);
          *mapped = True;
          return tags;
       }
    }
    tags = VG_(malloc)("cg.cache.tags", bytes);
    VG_(memset)(tags, 0, bytes);
+   return tags;
+}
+
+/* A full-width array reserved for a narrow level's widening, or NULL */
+static UWord* new_spare_tags(SizeT bytes)
+{
+   UWord* tags = cg_shadow_alloc(bytes);
+
+   if (tags != NULL)
+      advise_huge_pages(tags, bytes);
    return tags;
 }
 
@@ -141,7 +176,7 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
    level->wide_spare = NULL;
    if (!mirrored && n_tags >= NARROW_TAGS_FROM
        && !narrow_tags_allowed(level, addr_bits))
-      level->wide_spare = cg_shadow_alloc(n_tags * sizeof(UWord));
+      level->wide_spare = new_spare_tags(n_tags * sizeof(UWord));
    if (mirrored || n_tags < NARROW_TAGS_FROM
        || (!narrow_tags_allowed(level, addr_bits)
            && level->wide_spare == NULL)) {
