@@ -206,7 +206,7 @@ Bool cg_config_host_l2(CacheGeometry* L2)
 
 void cg_config_choose(const CacheGeometry* given_I1,
                       const CacheGeometry* given_D1,
-                      const CacheGeometry* given_LL,
+                      const CacheGeometry* given_LL, Bool look_at_host,
                       CacheGeometry* I1, CacheGeometry* D1,
                       CacheGeometry* LL)
 {
@@ -214,7 +214,13 @@ void cg_config_choose(const CacheGeometry* given_I1,
    VexArchInfo arch_info;
 
    VG_(machine_get_VexArchInfo)(&arch, &arch_info);
-   if (!geometry_from_host(&arch_info.hwcache_info, I1, D1, LL)) {
+   if (!look_at_host) {
+      /* (3.19 reports on the host even when every level is given; a
+         preset is not 3.19's, and its levels are not the host's) */
+      *I1 = *given_I1;
+      *D1 = *given_D1;
+      *LL = *given_LL;
+   } else if (!geometry_from_host(&arch_info.hwcache_info, I1, D1, LL)) {
       set_default_geometry(I1, D1, LL);
       if (given_I1 == NULL || given_D1 == NULL || given_LL == NULL) {
          VG_(dmsg)("Warning: Cannot auto-detect cache config, "
@@ -222,11 +228,12 @@ void cg_config_choose(const CacheGeometry* given_I1,
          VG_(dmsg)("         Run with -v to see.\n");
       }
    }
-   adjust_host_ll(LL);
-
-   check_host_geometry(I1, "I1", given_I1 != NULL);
-   check_host_geometry(D1, "D1", given_D1 != NULL);
-   check_host_geometry(LL, "LL", given_LL != NULL);
+   if (look_at_host) {
+      adjust_host_ll(LL);
+      check_host_geometry(I1, "I1", given_I1 != NULL);
+      check_host_geometry(D1, "D1", given_D1 != NULL);
+      check_host_geometry(LL, "LL", given_LL != NULL);
+   }
 
    if (given_I1 != NULL) *I1 = *given_I1;
    if (given_D1 != NULL) *D1 = *given_D1;

@@ -18,9 +18,11 @@ const HChar* cg_geometry_problem(const CacheGeometry* g);
 /* Decides the simulated I1, D1 and LL from the host description and
    the geometries given on the command line (NULL: not given); prints
    the warnings; exits on unusable config. */
+/* `look_at_host` False: every level is given (a --cpu preset), and the
+   host's are neither read nor reported on. */
 void cg_config_choose(const CacheGeometry* given_I1,
                       const CacheGeometry* given_D1,
-                      const CacheGeometry* given_LL,
+                      const CacheGeometry* given_LL, Bool look_at_host,
                       CacheGeometry* I1, CacheGeometry* D1,
                       CacheGeometry* LL);
 

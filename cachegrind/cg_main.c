@@ -221,6 +221,14 @@ static void check_cacheuse(CgInclusion inclusion,
    }
 }
 
+/* A --cpu preset other than host was given: it sets every level, so
+   the host's are not looked at (nor warned about) */
+static Bool cpu_preset_named(void)
+{
+   return cg_clo.cache_sim && cg_clo.cpu != NULL
+          && VG_(strcmp)(cg_clo.cpu, "host") != 0;
+}
+
 /* --cpu: a preset fills in what no option gave; host adds the host's
    L2.  An unknown name ends the run with the option named. */
 static void apply_cpu_option(void)
@@ -347,7 +355,7 @@ static void cg_post_clo_init(void)
       cg_config_choose(cg_clo.I1_given ? &cg_clo.I1 : NULL,
                        cg_clo.D1_given ? &cg_clo.D1 : NULL,
                        cg_clo.LL_given ? &cg_clo.LL : NULL,
-                       &sim_I1, &sim_D1, &sim_LL);
+                       !cpu_preset_named(), &sim_I1, &sim_D1, &sim_LL);
    else
       cg_config_unsimulated(&sim_I1, &sim_D1, &sim_LL);
    sim_L2 = cg_clo.cache_sim && cg_clo.L2_given ? &cg_clo.L2 : NULL;
