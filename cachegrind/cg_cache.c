@@ -219,6 +219,9 @@ void cg_cache_level_use_full_tags(CacheLevel* level)
 static void widen_tags(CacheLevel* level)
 {
    SizeT n_tags = (level->set_mask + 1) * (SizeT)level->assoc;
+   /* With a reserved array this may be the simulator thread, which must
+      not unmap or free either: the narrow array is then left as it is */
+   Bool in_any_thread = level->wide_spare != NULL;
    UWord* tags = new_full_tags(level, n_tags);
    SizeT i;
 
@@ -227,7 +230,8 @@ static void widen_tags(CacheLevel* level)
       if (n != NO_BLOCK)   /* untouched pages stay untouched */
          tags[i] = ((UWord)(n - 1) << level->set_bits) | (i / level->assoc);
    }
-   free_tags(level->narrow, n_tags * sizeof(UInt), level->narrow_mapped);
+   if (!in_any_thread)
+      free_tags(level->narrow, n_tags * sizeof(UInt), level->narrow_mapped);
    level->narrow = NULL;
    level->tags = tags;
 }
