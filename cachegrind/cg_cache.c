@@ -181,14 +181,25 @@ void cg_cache_level_init(CacheLevel* level, const CacheGeometry* geom,
        || (!narrow_tags_allowed(level, addr_bits)
            && level->wide_spare == NULL)) {
       level->narrow = NULL;
+      level->narrow_first = NULL;
       level->tags = new_zeroed_tags(n_tags * sizeof(UWord), &mapped);
       return;
    }
    level->tags = NULL;
    level->narrow = new_zeroed_tags(n_tags * sizeof(UInt),
                                    &level->narrow_mapped);
+   level->narrow_first = new_zeroed_tags(n_sets * sizeof(UInt),
+                                         &level->narrow_first_mapped);
    for (way = 0; way < level->assoc; way++)
       level->narrow[way] = 1;          /* set 0 holds block 0 */
+   level->narrow_first[0] = 1;
+}
+
+static void free_narrow_tags(CacheLevel* level, SizeT n_tags)
+{
+   free_tags(level->narrow, n_tags * sizeof(UInt), level->narrow_mapped);
+   free_tags(level->narrow_first, (level->set_mask + 1) * sizeof(UInt),
+             level->narrow_first_mapped);
 }
 
 /* A narrow level's full-width array: the reserved one if there is one */
@@ -209,8 +220,9 @@ void cg_cache_level_use_full_tags(CacheLevel* level)
 
    if (level->narrow == NULL)
       return;
-   free_tags(level->narrow, n_tags * sizeof(UInt), level->narrow_mapped);
+   free_narrow_tags(level, n_tags);
    level->narrow = NULL;
+   level->narrow_first = NULL;
    level->tags = new_full_tags(level, n_tags);
 }
 
@@ -231,8 +243,9 @@ static void widen_tags(CacheLevel* level)
          tags[i] = ((UWord)(n - 1) << level->set_bits) | (i / level->assoc);
    }
    if (!in_any_thread)
-      free_tags(level->narrow, n_tags * sizeof(UInt), level->narrow_mapped);
+      free_narrow_tags(level, n_tags);
    level->narrow = NULL;
+   level->narrow_first = NULL;
    level->tags = tags;
 }
 
@@ -250,8 +263,9 @@ Bool cg_cache_narrow_block_missed(CacheLevel* level, UWord block)
    }
    tag = (UInt)high + 1;
    set = level->narrow + (block & level->set_mask) * assoc;
-   if (LIKELY(set[0] == tag))
-      return False;
+   /* Not first in its set (the caller tested the copy); hit or miss, it
+      ends first */
+   level->narrow_first[block & level->set_mask] = tag;
    /* As cg_cache_block_missed, but a way a step: LL misses are rarer
       (not measured) */
    displaced = set[0];

@@ -22,6 +22,9 @@ typedef struct _CacheLevel {
    UWord*       tags;       /* n_sets * assoc block numbers, or NULL */
    UInt*        narrow;     /* or the same in half the memory (see below) */
    Bool         narrow_mapped;  /* `narrow` is an anonymous mapping */
+   UInt*        narrow_first;   /* a copy of each set's first narrow tag,
+                                   one per set (see cg_cache_block_missed) */
+   Bool         narrow_first_mapped;
    UWord*       wide_spare; /* narrow tags' full-width array, reserved
                                (untouched) where widening must not
                                allocate, or NULL */
@@ -135,9 +138,13 @@ static inline Bool cg_cache_block_missed(CacheLevel* level, UWord block)
    if (level->narrow != NULL) {
       /* The MRU test inline, the rest out of line.  A block too high
          for a narrow tag has high + 1 >= 2^32, equal to no tag, so it
-         takes the call, which widens the level. */
+         takes the call, which widens the level.  The test reads the
+         dense copy of the first ways (4 bytes a set), not the set: where
+         a host-sized LL's look-ups mostly hit their sets' MRU lines, the
+         sets' first cache lines (64 bytes a set touched) had crowded the
+         program's own data out of the host's L2. */
       UWord high = block >> level->set_bits;
-      if (LIKELY(level->narrow[set_index * assoc] == high + 1))
+      if (LIKELY(level->narrow_first[set_index] == high + 1))
          return False;
       return cg_cache_narrow_block_missed(level, block);
    }
@@ -196,18 +203,28 @@ static inline Bool cg_cache_ref_missed(CacheLevel* level, Addr addr,
    return True; /* not reached */
 }
 
-/* Asks the host to load the first way of `addr`'s set; the model does
-   not change.  A large LL's tags (34 MB of them for a 264 MB LL) are
-   mostly not in the host's caches, and its look-up waited for memory
-   at almost every L1 miss: issued some accesses ahead, the load
-   overlaps with the work between. */
+/* Asks the host to load what the look-up of `addr` will read first:
+   the set's tags, or (narrow tags) the dense copy of its first tag when
+   that is `addr`'s block already; the model does not change.  A large
+   LL's tags (17 MB of them for a 264 MB LL) are mostly not in the
+   host's caches, and its look-up waited for memory at almost every L1
+   miss: issued some accesses ahead, the load overlaps with the work
+   between. */
 static inline void cg_cache_prefetch_set(const CacheLevel* level, Addr addr)
 {
    UWord set_index = (addr >> level->line_bits) & level->set_mask;
 
-   if (level->narrow != NULL)
-      __builtin_prefetch(level->narrow + set_index * level->assoc);
-   else
+   if (level->narrow != NULL) {
+      /* The set's first tag is loaded (it is 4 bytes of a dense array,
+         mostly in the host's caches); only if it is not the block is
+         the set wanted.  Chosen without a branch: which one it is
+         depends on the data. */
+      UWord high = (addr >> level->line_bits) >> level->set_bits;
+      UWord first = (UWord)(level->narrow_first + set_index);
+      UWord set = (UWord)(level->narrow + set_index * level->assoc);
+      UWord is_first = -(UWord)(level->narrow_first[set_index] == high + 1);
+      __builtin_prefetch((const void*)(set ^ ((set ^ first) & is_first)));
+   } else
       __builtin_prefetch(level->tags + set_index * level->assoc);
 }
 
