@@ -549,10 +549,18 @@ static UChar* emit_append(UChar* at, UChar** full)
       cross-core round trip ~60 ns at the time): python 3.52 -> 3.25 s,
       perl 2.58 -> 2.37 s, cc1 11.89 -> 11.76 s; a simulator that reads
       nothing gave python 3.35 s.  (On a faster AMD EPYC measured the
-      same day they made no difference.) */
-   at[0] = 0x4C; at[1] = 0x0F; at[2] = 0xC3; at[3] = 0x10;  /* movnti %r10,(%rax) */
-   at[4] = 0x4C; at[5] = 0x0F; at[6] = 0xC3; at[7] = 0x58;  /* movnti %r11,8(%rax) */
-   at[8] = 8;
+      same day they made no difference.)  Without a simulator thread
+      the client reads the entries back itself, at once: plain stores
+      (and a nop, so that both forms are 9 bytes). */
+   if (cg_log_stores_around_caches()) {
+      at[0] = 0x4C; at[1] = 0x0F; at[2] = 0xC3; at[3] = 0x10;  /* movnti %r10,(%rax) */
+      at[4] = 0x4C; at[5] = 0x0F; at[6] = 0xC3; at[7] = 0x58;  /* movnti %r11,8(%rax) */
+      at[8] = 8;
+   } else {
+      at[0] = 0x4C; at[1] = 0x89; at[2] = 0x10;               /* mov %r10,(%rax) */
+      at[3] = 0x4C; at[4] = 0x89; at[5] = 0x58; at[6] = 8;    /* mov %r11,8(%rax) */
+      at[7] = 0x66; at[8] = 0x90;                             /* xchg %ax,%ax */
+   }
    at[9] = 0x48; at[10] = 0x83; at[11] = 0xC0; at[12] = 16; /* add $16,%rax */
    at[13] = 0x48; at[14] = 0x89; at[15] = 0x04; at[16] = 0x25;
    return put32(at + 17, cursor);                         /* mov %rax,cur */

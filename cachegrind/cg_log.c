@@ -59,6 +59,12 @@
 #include "cg_vgcompat.h"
 
 #define CHUNK_WORDS    (1 << 15)        /* 256 KiB: 16384 entries */
+/* Without a simulator thread the client simulates its entries as soon
+   as this many words are logged, in the first chunk: the entries are
+   still in the host's L1 and L2 when they are read back, and so are the
+   tags of the sets they last touched.  pointer_chase 600 laps,
+   --sim-thread=no, medians of 7: see design.md 2.4. */
+#define PIECE_WORDS    (1 << 12)        /* 32 KiB: 2048 entries */
 
 /* The two threads share only the hand-over words below, each on a
    cache line of its own (CG_OWN_LINE): a word the simulator polls must
@@ -73,6 +79,9 @@ static struct {
 
 /* Client thread only. */
 static Bool   log_enabled;
+/* Entries are stored around the host's caches (non-temporally): with a
+   simulator thread only (emit_append in cg_checkers.c says why) */
+static Bool   stores_around_caches;
 static Bool   use_thread;        /* --sim-thread */
 static Bool   thread_running;
 /* For --stats=yes: whether there is a simulator thread, or why not. */
@@ -428,6 +437,7 @@ static void start_simulator_thread(void)
       VG_(message)(Vg_DebugMsg, "cachegrind: no simulator thread (error %ld);"
                    " simulating in the client's thread\n", -tid);
       use_thread = False;
+      stores_around_caches = False;
       thread_status = "no (clone failed)";
       return;
    }
@@ -487,6 +497,7 @@ void cg_log_init(Bool enabled, Bool with_thread, UInt chunks,
 #endif
    if (!use_thread)
       thread_status = "no (--sim-thread=no)";
+   stores_around_caches = use_thread;
    if (!enabled)
       return;
    tl_assert(chunks >= 2 && chunks <= CG_LOG_MAX_CHUNKS);
@@ -496,7 +507,12 @@ void cg_log_init(Bool enabled, Bool with_thread, UInt chunks,
    chunk_start[0] = VG_(malloc)("cg.log.chunk", CHUNK_WORDS * sizeof(UWord));
    current_chunk = 0;
    log.cursor = chunk_start[0];
-   log.limit = chunk_start[0] + CHUNK_WORDS;
+   log.limit = chunk_start[0] + (use_thread ? CHUNK_WORDS : PIECE_WORDS);
+}
+
+Bool cg_log_stores_around_caches(void)
+{
+   return stores_around_caches;
 }
 
 Bool cg_log_enabled(void)          { return log_enabled; }
@@ -674,6 +690,7 @@ static void hand_over_current(void)
       /* Simulated already: the same chunk is free again. */
       simulate_chunk(k, simulate_entries);
       log.cursor = chunk_start[k];
+      log.limit = chunk_start[k] + PIECE_WORDS;
       return;
    }
    k = (k + 1) % n_chunks;
@@ -705,6 +722,7 @@ static UWord cg_log_make_room(void)
          start_simulator_thread();
       } else {
          use_thread = False;
+         stores_around_caches = False;
          thread_status = "no (only one CPU allowed)";
       }
    }
@@ -767,7 +785,7 @@ void cg_log_print_stats(void)
    VG_(dmsg)("access log: %llu chunks of %d entries simulated; simulator "
              "thread: %s; %llu waits for a free chunk; ring of %u chunks, "
              "%u allocated%s\n",
-             n_handovers, CHUNK_WORDS / 2,
+             n_handovers, (thread_running ? CHUNK_WORDS : PIECE_WORDS) / 2,
              thread_status,
              n_waits_for_room, n_chunks, chunks_allocated,
              ring_shares_memory ? " (the rest share chunk 0's memory: "
@@ -861,7 +879,12 @@ static inline void append(UWord first, UWord second)
       append_after_room(first, second);
       return;
    }
-   cg_log_store_entry(at, first, second);
+   if (stores_around_caches)
+      cg_log_store_entry(at, first, second);
+   else {
+      at[0] = first;
+      at[1] = second;
+   }
    log.cursor = at + 2;
 }
 

@@ -8,7 +8,8 @@
 #include "cg_costs.h"
 
 /* An entry's two words at `at`, stored non-temporally as the checkers'
-   appends are (cg_checkers.c, emit_append, says why). */
+   appends are with a simulator thread (cg_checkers.c, emit_append, says
+   why; cg_log_stores_around_caches). */
 static inline void cg_log_store_entry(UWord* at, UWord first, UWord second)
 {
 #if defined(VGA_amd64)
@@ -30,6 +31,10 @@ void   cg_log_register_fork_handlers(void);
    end), two adjacent words; an append stores the entry's two words at
    the cursor and moves it on by two, if it is below the limit. */
 UWord* cg_log_cursor_and_limit(void);
+/* Whether appends store around the host's caches (non-temporally): with
+   a simulator thread, which reads them on another core.  Without one
+   the client reads them back at once, from its own caches. */
+Bool   cg_log_stores_around_caches(void);
 /* Appends an entry (making room if the chunk is full), without the
    helpers' update of the MRU filter. */
 VG_REGPARM(2) void cg_log_append_words(UWord first, UWord second);

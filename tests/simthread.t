@@ -118,8 +118,8 @@ for my $opt (qw(O0 O2)) {
             or diag($parent);
     }
     ($parent) = thread_report([$bin{O2}], ['--sim-thread=no']);
-    like($parent // '', qr/^access log: \d{2,} chunks .*; ring of 32 chunks, 1 allocated$/,
-         '--sim-thread=no: the log stays in its first chunk');
+    like($parent // '', qr/^access log: \d{2,} chunks of 2048 entries .*; ring of 32 chunks, 1 allocated$/,
+         '--sim-thread=no: the log stays in its first chunk, simulated every 2048 entries');
     for my $bad (qw(1 257 many)) {
         my $res = run_ours(["--log-chunks=$bad"], ['/bin/true']);
         is(_status($res), 'exit 1', "--log-chunks=$bad: exit status 1");
