@@ -372,13 +372,14 @@ Int cg_cache_find_way(const CacheLevel* level, const UWord* set, UWord key,
 }
 
 Int cg_cache_find_way_or_empty(const CacheLevel* level, const UWord* set,
-                               UWord key, UWord empty, Int* empty_way)
+                               UWord key, UWord ignored, UWord empty,
+                               Int* empty_way)
 {
    Int way;
 
    *empty_way = -1;
    for (way = 0; way < level->assoc; way++) {
-      if (set[way] == key)
+      if ((set[way] & ~ignored) == key)
          return way;
       if (set[way] == empty && *empty_way < 0)
          *empty_way = way;

@@ -276,12 +276,14 @@ Bool cg_cache_block_invalidate(CacheLevel* level, UWord block);
    misses D1 (matrix_walk under --cpu=generic). */
 Int cg_cache_find_way(const CacheLevel* level, const UWord* set, UWord key,
                       UWord ignored);
-/* The scalar search for a whole tag `key`, also giving the first way
-   whose tag is `empty` (-1: none; not looked for once `key` is found):
-   a policy's miss needs both, in one pass.  With vectors, cg_policy.c
-   inlines cg_cache_ways_of_two instead. */
+/* The scalar search for `key` in the tags without the bits of
+   `ignored`, also giving the first way whose whole tag is `empty` (-1:
+   none; not looked for once `key` is found): a policy's miss needs
+   both, in one pass.  With vectors, cg_policy.c inlines
+   cg_cache_ways_of_two instead. */
 Int cg_cache_find_way_or_empty(const CacheLevel* level, const UWord* set,
-                               UWord key, UWord empty, Int* empty_way);
+                               UWord key, UWord ignored, UWord empty,
+                               Int* empty_way);
 void cg_cache_level_allow_vector_search(CacheLevel* level);
 
 #if defined(VGA_amd64)
@@ -306,15 +308,17 @@ typedef ULong CgTagVector
 typedef Long  CgTagMask   __attribute__((vector_size(32)));
 typedef double CgTagMaskF __attribute__((vector_size(32)));
 
-/* The ways of a set of `vectors` vectors holding `key` and `empty`
-   (tags compared whole), as bit masks, from one load of each vector:
-   a policy's miss needs both (cg_policy.c) */
+/* The ways of a set of `vectors` vectors holding `key` (in the tag
+   without the bits of `ignored`) and `empty` (the whole tag), as bit
+   masks, from one load of each vector: a policy's miss needs both
+   (cg_policy.c) */
 static inline __attribute__((always_inline)) CG_AVX2
 UWord cg_cache_ways_of_two(const UWord* set, Int vectors, UWord key,
-                           UWord empty, UWord* empty_ways)
+                           UWord ignored, UWord empty, UWord* empty_ways)
 {
    const CgTagVector* v = (const CgTagVector*)set;
    CgTagVector wanted = (CgTagVector){ 0, 0, 0, 0 } + key;
+   CgTagVector kept = (CgTagVector){ 0, 0, 0, 0 } + ~ignored;
    CgTagVector free_tag = (CgTagVector){ 0, 0, 0, 0 } + empty;
    UWord found = 0, free_ways = 0;
    Int k;
@@ -323,7 +327,7 @@ UWord cg_cache_ways_of_two(const UWord* set, Int vectors, UWord key,
    for (k = 0; k < vectors; k++) {
       CgTagVector tags = v[k];
       found |= (UWord)__builtin_ia32_movmskpd256(
-                  (CgTagMaskF)(tags == wanted)) << (4 * k);
+                  (CgTagMaskF)((tags & kept) == wanted)) << (4 * k);
       free_ways |= (UWord)__builtin_ia32_movmskpd256(
                       (CgTagMaskF)(tags == free_tag)) << (4 * k);
    }

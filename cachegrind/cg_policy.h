@@ -2,8 +2,8 @@
    (cg_policy.c): --LL-policy=plru|srrip|brrip|random, and
    --I1-policy/--D1-policy=plru|random.
 
-   A level under such a policy keeps its tags in place (full width) and
-   a state per way; it starts empty.  The rules, which the manual (5.7)
+   A level under such a policy keeps its tags in place (full width),
+   each with its way's state; it starts empty.  The rules, which the manual (5.7)
    states and tests/refmodel/cgref.c implements independently:
    - A look-up finds the block among the set's valid ways, or it misses
      and the block goes into a victim way: the lowest-numbered invalid
@@ -42,8 +42,8 @@ typedef enum {
 
 typedef struct {
    CgPolicy     policy;
-   CacheLevel*  level;      /* its tags, full width */
-   UChar*       way_state;  /* per way: WAY_VALID | re-reference value */
+   CacheLevel*  level;      /* its tags, full width, each with its way's
+                               state on top (cg_policy.c) */
    UWord*       tree;       /* plru: a word of node bits per set */
    /* plru: what an access to each way does to its set's word, cleared
       then set (a loop over the tree's levels, taken for every look-up,
