@@ -597,8 +597,11 @@ void cg_sim_print_l1_lookups(void)
                 cg_clo.sim_vector ? "the host has no AVX2"
                                   : "--sim-vector=no");
 #endif
-   VG_(dmsg)("LL sets loaded ahead: in %llu of %llu chunks simulated "
-             "entry by entry\n", n_chunks_ll_ahead, n_log_chunks);
+   /* (a run whose chunks are all split has none: the line would say
+      nothing) */
+   if (n_log_chunks > 0)
+      VG_(dmsg)("LL sets loaded ahead: in %llu of %llu chunks simulated "
+                "entry by entry\n", n_chunks_ll_ahead, n_log_chunks);
 }
 
 /*------------------------------------------------------------*/

@@ -295,6 +295,12 @@ for my $ll (['--LL=16777216,16,64', 'all but the first'],
                       : 'scalar (the host has no AVX2)',
            '--cpu=zen3: --stats=yes names the general path\'s look-ups');
     }
+    # Under the split (generic: next-line D1 prefetcher, nine) no chunk
+    # is simulated entry by entry, so the look-ahead line is left out
+    $res = run_ours(['--stats=yes', '--cpu=generic'], [$progs->{'matrix_walk-O2'}]);
+    ok($res->{stderr} =~ /^--\d+-- access log: \d+ chunks/m
+       && $res->{stderr} !~ /LL sets loaded ahead/,
+       '--cpu=generic: no "LL sets loaded ahead" line where no chunk was simulated entry by entry');
 }
 
 # "I1 AVX2 (8 ways)" or "D1 scalar (4 ways)": how a level given in
