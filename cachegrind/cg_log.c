@@ -785,7 +785,7 @@ void cg_log_print_stats(void)
    VG_(dmsg)("access log: %llu chunks of %d entries simulated; simulator "
              "thread: %s; %llu waits for a free chunk; ring of %u chunks, "
              "%u allocated%s\n",
-             n_handovers, (thread_running ? CHUNK_WORDS : PIECE_WORDS) / 2,
+             n_handovers, (use_thread ? CHUNK_WORDS : PIECE_WORDS) / 2,
              thread_status,
              n_waits_for_room, n_chunks, chunks_allocated,
              ring_shares_memory ? " (the rest share chunk 0's memory: "
