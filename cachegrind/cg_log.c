@@ -656,7 +656,10 @@ static void hand_over_current(void)
       below) */
    if (thread_running && client_stage != NULL) {
       ULong start = cycles_now();
-      if (client_resumed_at != 0)       /* (not at the first hand-over) */
+      /* Not at the first hand-over, nor for a chunk handed before it
+         is full (the drain at the exit or at a fork: what the client
+         did meanwhile is not a chunk's work) */
+      if (client_resumed_at != 0 && log.cursor >= log.limit)
          client_work_cycles = moving_average(client_work_cycles,
                                              start - client_resumed_at);
       handed_over[k].staged = client_stages_next();
